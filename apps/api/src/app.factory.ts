@@ -1,0 +1,23 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AppConfig } from '@workbase/shared/config';
+import { PinoNestLogger, requestLogging } from '@workbase/shared/http';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module';
+import { mountSwagger } from './swagger';
+
+/** Builds the HTTP application; used by `main.ts` and by the e2e suites alike. */
+export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(requestLogging(logger));
+  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/scim+json', 'application/*+json'] });
+  app.useBodyParser('urlencoded', { limit: '100kb', extended: false });
+  mountSwagger(app, config.baseUrl);
+  await app.init();
+  return app;
+}

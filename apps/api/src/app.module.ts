@@ -1,0 +1,31 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AccessModule } from '@workbase/access';
+import { type AppConfig, ConfigModule } from '@workbase/shared/config';
+import { HttpKernelModule } from '@workbase/shared/http';
+import { PersistenceModule } from '@workbase/shared/persistence';
+import { HealthController } from './health.controller';
+
+export interface AppModuleOptions {
+  readonly config: AppConfig;
+  readonly databaseUrl: string;
+}
+
+/**
+ * The composition root: shared infrastructure, then every bounded context. The CLI composes the
+ * same module, so commands run the very use cases the API does.
+ */
+@Module({})
+export class AppModule {
+  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        PersistenceModule.forRoot({ url: databaseUrl, poolSize: config.dbPoolSize }),
+        HttpKernelModule,
+        AccessModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

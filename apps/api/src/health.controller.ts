@@ -1,0 +1,33 @@
+import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '@workbase/shared/http';
+import { DataSource } from 'typeorm';
+
+@ApiTags('Meta')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get()
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness: the process serves HTTP' })
+  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Public()
+  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOkResponse({ schema: { example: { status: 'ok', database: 'up' } } })
+  @ApiServiceUnavailableResponse({ description: 'The database does not answer' })
+  async ready() {
+    try {
+      await this.dataSource.query('SELECT 1');
+      return { status: 'ok', database: 'up' };
+    } catch {
+      throw new ServiceUnavailableException('The database does not answer.');
+    }
+  }
+}

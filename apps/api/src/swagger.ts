@@ -1,0 +1,44 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ALL_SCOPES, describeScope } from '@workbase/shared/kernel';
+
+export function buildOpenApiDocument(app: INestApplication, baseUrl: string): OpenAPIObject {
+  const scopes = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));
+  const config = new DocumentBuilder()
+    .setTitle('Workbase API')
+    .setDescription(
+      'Workspace-scoped REST API over objects, lists, records, activities, notes, meetings and webhooks, ' +
+        'plus SCIM 2.0 provisioning and an OAuth 2.0 authorization server. The wire format follows the public ' +
+        'Attio REST API. Each operation lists the scopes its token needs under `x-required-scopes` and in its ' +
+        'security requirements. Errors under /v2 are `{status_code, type, code, message}`.',
+    )
+    .setVersion('2.0.0')
+    .addServer(baseUrl)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A workspace API token or an OAuth access token' }, 'bearer')
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'The token as username, empty password' }, 'basic')
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: `${baseUrl}/oauth/authorize`,
+            tokenUrl: `${baseUrl}/oauth/token`,
+            scopes,
+          },
+        },
+      },
+      'oauth2',
+    )
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+export function mountSwagger(app: INestApplication, baseUrl: string): void {
+  const document = buildOpenApiDocument(app, baseUrl);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    swaggerOptions: { persistAuthorization: true, oauth2RedirectUrl: `${baseUrl}/docs/oauth2-redirect.html` },
+    customSiteTitle: 'Workbase API',
+  });
+}

@@ -1,0 +1,123 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import {
+  assertAccessLevel,
+  CreateMemberUseCase,
+  CreateWorkspaceUseCase,
+  IssueTokenUseCase,
+  RevokeTokenUseCase,
+  SetMemberPasswordUseCase,
+  WorkspaceLookup,
+} from '@workbase/access';
+import { parseScopeList } from '@workbase/shared/kernel';
+
+/** A command's arguments after parsing: every option is a string (repeatable ones a list). */
+export type CommandArgs = Record<string, string | string[] | undefined>;
+
+export class UsageError extends Error {}
+
+export interface CommandDefinition {
+  readonly summary: string;
+  readonly options: Readonly<Record<string, { required?: boolean; multiple?: boolean; description: string }>>;
+  run(args: CommandArgs, app: INestApplicationContext): Promise<Record<string, unknown>>;
+}
+
+export function text(args: CommandArgs, name: string): string | undefined {
+  const value = args[name];
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+export function required(args: CommandArgs, name: string): string {
+  const value = text(args, name);
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function workspaceId(app: INestApplicationContext, args: CommandArgs): Promise<string> {
+  return (await app.get(WorkspaceLookup).require(required(args, 'workspace'))).id;
+}
+
+export const COMMANDS: Record<string, CommandDefinition> = {
+  'workspace:create': {
+    summary: 'Create a workspace with its first admin member',
+    options: {
+      name: { required: true, description: 'Display name' },
+      slug: { required: true, description: 'URL slug: lowercase letters, digits, hyphens' },
+      'admin-email': { required: true, description: 'Email of the first admin member' },
+      'admin-password': { description: 'Password of the admin (for OAuth consent sign-in)' },
+    },
+    async run(args, app) {
+      const created = await app.get(CreateWorkspaceUseCase).execute({
+        name: required(args, 'name'),
+        slug: required(args, 'slug'),
+        adminEmail: required(args, 'admin-email'),
+        adminPassword: text(args, 'admin-password'),
+      });
+      return { workspace_id: created.workspaceId, workspace_slug: created.workspaceSlug, admin_member_id: created.adminMemberId };
+    },
+  },
+  'member:create': {
+    summary: 'Add a member to a workspace',
+    options: {
+      workspace: { required: true, description: 'Workspace slug or id' },
+      email: { required: true, description: 'Email address' },
+      'first-name': { description: 'First name' },
+      'last-name': { description: 'Last name' },
+      role: { description: 'admin or member (default member)' },
+      password: { description: 'Password for signing in to the OAuth consent page' },
+    },
+    async run(args, app) {
+      const role = text(args, 'role') ?? 'member';
+      try {
+        assertAccessLevel(role);
+      } catch {
+        throw new UsageError(`--role must be admin or member, not "${role}"`);
+      }
+      const { memberId } = await app.get(CreateMemberUseCase).execute({
+        workspaceId: await workspaceId(app, args),
+        email: required(args, 'email'),
+        firstName: text(args, 'first-name'),
+        lastName: text(args, 'last-name'),
+        accessLevel: role,
+        password: text(args, 'password'),
+      });
+      return { member_id: memberId };
+    },
+  },
+  'member:set-password': {
+    summary: "Set a member's sign-in password",
+    options: {
+      workspace: { required: true, description: 'Workspace slug or id' },
+      email: { required: true, description: 'Email of the member' },
+      password: { required: true, description: 'New password (at least 10 characters)' },
+    },
+    async run(args, app) {
+      const { memberId } = await app
+        .get(SetMemberPasswordUseCase)
+        .execute(await workspaceId(app, args), required(args, 'email'), required(args, 'password'));
+      return { member_id: memberId, password_set: true };
+    },
+  },
+  'token:create': {
+    summary: 'Issue a workspace API token (shown once; only its hash is stored)',
+    options: {
+      workspace: { required: true, description: 'Workspace slug or id' },
+      scopes: { description: 'Space-separated scopes, or "all" (the default)' },
+      name: { description: 'A label for the token' },
+    },
+    async run(args, app) {
+      const { scopes, unknown } = parseScopeList(text(args, 'scopes') ?? 'all');
+      if (unknown.length > 0) throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+      const issued = await app.get(IssueTokenUseCase).execute({ workspaceId: await workspaceId(app, args), scopes, name: text(args, 'name') });
+      return { access_token: issued.accessToken, token_type: 'Bearer', scope: issued.scope };
+    },
+  },
+  'token:revoke': {
+    summary: 'Revoke a token by its value',
+    options: { token: { required: true, description: 'The token to revoke' } },
+    async run(args, app) {
+      const revoked = await app.get(RevokeTokenUseCase).execute(required(args, 'token'));
+      if (!revoked) throw new UsageError('no live token matches --token');
+      return { revoked: true };
+    },
+  },
+};

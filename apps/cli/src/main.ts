@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@workbase/shared/config';
+import { createLogger, PinoNestLogger } from '@workbase/shared/http';
+import { DomainError } from '@workbase/shared/kernel';
+import { openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { AppModule } from '../../api/src/app.module';
+import { COMMANDS, UsageError } from './commands';
+
+/**
+ * Admin commands against the same database as the server (embedded or DATABASE_URL), whether or
+ * not the server runs. Each prints exactly one JSON object on stdout; errors go to stderr with a
+ * non-zero exit (2 for bad arguments, 1 for anything else).
+ */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    process.stderr.write(usage());
+    return name ? 0 : 2;
+  }
+  const config = loadConfig();
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
+  if (name === 'migrate') {
+    return withDatabase(config, logger, async (url) => ({ applied: await runMigrations(url) }));
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command "${name}"`);
+
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, { type: 'string', multiple: spec.multiple ?? false }])),
+  });
+  for (const [option, spec] of Object.entries(command.options)) {
+    if (spec.required && (values[option] === undefined || values[option] === '')) throw new UsageError(`--${option} is required for ${name}`);
+  }
+  return withDatabase(config, logger, async (url) => {
+    await runMigrations(url);
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseUrl: url }), { logger: new PinoNestLogger(logger) });
+    try {
+      return await command.run(values, app);
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+async function withDatabase(
+  config: ReturnType<typeof loadConfig>,
+  logger: ReturnType<typeof createLogger>,
+  work: (url: string) => Promise<Record<string, unknown>>,
+): Promise<number> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => logger.debug(line) });
+  try {
+    process.stdout.write(`${JSON.stringify(await work(database.url))}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+function usage(): string {
+  const lines = ['Usage: npm run --silent cli -- <command> [--option value ...]', '', 'Commands:', '  migrate  Apply pending database migrations'];
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    lines.push(`  ${name}  ${command.summary}`);
+    for (const [option, spec] of Object.entries(command.options)) {
+      lines.push(`      --${option}${spec.required ? ' (required)' : ''}  ${spec.description}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usageError = error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS');
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: ${message}\n`);
+    if (usageError) process.stderr.write(`Run "npm run --silent cli -- help" for usage.\n`);
+    process.exit(usageError || error instanceof DomainError ? 2 : 1);
+  },
+);

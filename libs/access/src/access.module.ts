@@ -1,0 +1,43 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessTokenVerifier } from '@workbase/shared/http';
+import { CreateMemberUseCase } from './application/create-member.use-case';
+import { CreateWorkspaceUseCase } from './application/create-workspace.use-case';
+import { IssueTokenUseCase } from './application/issue-token.use-case';
+import { RevokeTokenUseCase } from './application/revoke-token.use-case';
+import { SetMemberPasswordUseCase } from './application/set-member-password.use-case';
+import { TokenIntrospectionQuery } from './application/token-introspection.query';
+import { WorkspaceLookup } from './application/workspace-lookup';
+import { ApiTokenOrmEntity } from './infrastructure/api-token.orm-entity';
+import { ApiTokenRepository } from './infrastructure/api-token.repository';
+import { WorkspaceMemberOrmEntity } from './infrastructure/workspace-member.orm-entity';
+import { WorkspaceMemberRepository } from './infrastructure/workspace-member.repository';
+import { WorkspaceOrmEntity } from './infrastructure/workspace.orm-entity';
+import { WorkspaceRepository } from './infrastructure/workspace.repository';
+import { SelfController } from './interface/http/self.controller';
+
+const useCases = [
+  CreateWorkspaceUseCase,
+  CreateMemberUseCase,
+  SetMemberPasswordUseCase,
+  IssueTokenUseCase,
+  RevokeTokenUseCase,
+  TokenIntrospectionQuery,
+  WorkspaceLookup,
+];
+
+/** Workspaces, members and access tokens; the verifier every request's guard relies on. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([WorkspaceOrmEntity, WorkspaceMemberOrmEntity, ApiTokenOrmEntity])],
+  controllers: [SelfController],
+  providers: [
+    WorkspaceRepository,
+    WorkspaceMemberRepository,
+    ApiTokenRepository,
+    ...useCases,
+    { provide: AccessTokenVerifier, useExisting: TokenIntrospectionQuery },
+  ],
+  exports: [...useCases, AccessTokenVerifier, WorkspaceRepository, WorkspaceMemberRepository],
+})
+export class AccessModule {}

@@ -1,0 +1,15 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '@workbase/shared/kernel';
+import { WorkspaceRepository } from '../infrastructure/workspace.repository';
+import type { WorkspaceOrmEntity } from '../infrastructure/workspace.orm-entity';
+
+@Injectable()
+export class WorkspaceLookup {
+  constructor(private readonly workspaces: WorkspaceRepository) {}
+
+  async require(slugOrId: string): Promise<WorkspaceOrmEntity> {
+    const workspace = await this.workspaces.findBySlugOrId(slugOrId);
+    if (!workspace) throw new NotFoundError(`Workspace "${slugOrId}" not found.`);
+    return workspace;
+  }
+}

@@ -1,0 +1,15 @@
+export { AccessModule } from './access.module';
+export { CreateWorkspaceUseCase, type CreateWorkspaceCommand } from './application/create-workspace.use-case';
+export { CreateMemberUseCase, type CreateMemberCommand } from './application/create-member.use-case';
+export { SetMemberPasswordUseCase } from './application/set-member-password.use-case';
+export { IssueTokenUseCase, type IssueTokenCommand, type IssuedToken } from './application/issue-token.use-case';
+export { RevokeTokenUseCase } from './application/revoke-token.use-case';
+export { TokenIntrospectionQuery, type Introspection } from './application/token-introspection.query';
+export { WorkspaceLookup } from './application/workspace-lookup';
+export { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from './application/workspace-initializer';
+export { WorkspaceRepository } from './infrastructure/workspace.repository';
+export { WorkspaceMemberRepository } from './infrastructure/workspace-member.repository';
+export { WorkspaceMemberOrmEntity } from './infrastructure/workspace-member.orm-entity';
+export { WorkspaceOrmEntity } from './infrastructure/workspace.orm-entity';
+export { hashPassword, verifyPassword } from './domain/password';
+export { assertAccessLevel, normaliseEmail, type AccessLevel } from './domain/workspace-rules';

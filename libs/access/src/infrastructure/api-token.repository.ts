@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { ApiTokenOrmEntity } from './api-token.orm-entity';
+
+/** A live token with what requests and introspection need, read in one indexed probe. */
+export interface TokenGrantRow {
+  id: string;
+  workspace_id: string;
+  scopes: string[];
+  client_id: string | null;
+  authorized_by_member_id: string;
+  access_level: 'admin' | 'member';
+  issued_at: Date;
+  expires_at: Date | null;
+  workspace_name: string;
+  workspace_slug: string;
+  workspace_logo_url: string | null;
+}
+
+@Injectable()
+export class ApiTokenRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  async insert(token: Omit<ApiTokenOrmEntity, 'issuedAt' | 'revokedAt'>): Promise<ApiTokenOrmEntity> {
+    const repo = this.transactions.manager().getRepository(ApiTokenOrmEntity);
+    await repo.insert(token);
+    return (await repo.findOneBy({ workspaceId: token.workspaceId, id: token.id }))!;
+  }
+
+  /**
+   * The grant of a token that may be used now: not revoked, not expired, and authorized by a
+   * member who still has access (suspending a member cuts off their tokens at once).
+   */
+  async findLiveGrantByHash(hash: Buffer): Promise<TokenGrantRow | null> {
+    const rows: TokenGrantRow[] = await this.transactions.manager().query(
+      `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.authorized_by_member_id, m.access_level,
+              t.issued_at, t.expires_at, w.name AS workspace_name, w.slug AS workspace_slug, w.logo_url AS workspace_logo_url
+         FROM api_tokens t
+         JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
+         JOIN workspaces w ON w.id = t.workspace_id
+        WHERE t.token_hash = $1
+          AND t.revoked_at IS NULL
+          AND (t.expires_at IS NULL OR t.expires_at > now())
+          AND m.state = 'active'`,
+      [hash],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Returns true when a live token was revoked by this call. */
+  async revokeByHash(hash: Buffer): Promise<boolean> {
+    const result: [unknown[], number] = await this.transactions
+      .manager()
+      .query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL RETURNING id`, [hash]);
+    return result[1] > 0;
+  }
+
+  async revokeById(workspaceId: string, tokenIds: string[]): Promise<void> {
+    if (tokenIds.length === 0) return;
+    await this.transactions
+      .manager()
+      .query(`UPDATE api_tokens SET revoked_at = now() WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND revoked_at IS NULL`, [workspaceId, tokenIds]);
+  }
+}

@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'workspace_members' })
+export class WorkspaceMemberOrmEntity {
+  @PrimaryColumn('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @PrimaryColumn('uuid') id!: string;
+  @Column('text') email!: string;
+  @Column('text', { name: 'first_name', nullable: true }) firstName!: string | null;
+  @Column('text', { name: 'last_name', nullable: true }) lastName!: string | null;
+  @Column('text', { name: 'avatar_url', nullable: true }) avatarUrl!: string | null;
+  @Column('text', { name: 'access_level' }) accessLevel!: 'admin' | 'member';
+  @Column('text', { default: 'active' }) state!: 'active' | 'suspended' | 'deprovisioned';
+  @Column('text', { name: 'password_hash', nullable: true, select: false }) passwordHash!: string | null;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
+}

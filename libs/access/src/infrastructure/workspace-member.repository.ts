@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { WorkspaceMemberOrmEntity } from './workspace-member.orm-entity';
+
+@Injectable()
+export class WorkspaceMemberRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private get repo() {
+    return this.transactions.manager().getRepository(WorkspaceMemberOrmEntity);
+  }
+
+  findById(workspaceId: string, memberId: string): Promise<WorkspaceMemberOrmEntity | null> {
+    return this.repo.findOneBy({ workspaceId, id: memberId });
+  }
+
+  findByEmail(workspaceId: string, email: string): Promise<WorkspaceMemberOrmEntity | null> {
+    return this.repo.createQueryBuilder('m').where('m.workspace_id = :workspaceId AND lower(m.email) = lower(:email)', { workspaceId, email }).getOne();
+  }
+
+  findFirstActiveAdmin(workspaceId: string): Promise<WorkspaceMemberOrmEntity | null> {
+    return this.repo.findOne({ where: { workspaceId, accessLevel: 'admin', state: 'active' }, order: { createdAt: 'ASC' } });
+  }
+
+  async insert(member: Pick<WorkspaceMemberOrmEntity, 'workspaceId' | 'id' | 'email' | 'firstName' | 'lastName' | 'accessLevel'> & { passwordHash?: string | null }): Promise<void> {
+    await this.repo.insert({ ...member, passwordHash: member.passwordHash ?? null });
+  }
+
+  async setPasswordHash(workspaceId: string, memberId: string, passwordHash: string): Promise<void> {
+    await this.repo.update({ workspaceId, id: memberId }, { passwordHash, updatedAt: () => 'now()' });
+  }
+}

@@ -1,0 +1,25 @@
+import { Controller, Get, Headers } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { presentedToken, Public } from '@workbase/shared/http';
+import { TokenIntrospectionQuery } from '../../application/token-introspection.query';
+import { SelfResponse } from './self.response';
+
+@ApiTags('Meta')
+@Controller('v2/self')
+export class SelfController {
+  constructor(private readonly introspection: TokenIntrospectionQuery) {}
+
+  /** Public on purpose: an invalid or expired token is answered with `{"active": false}`, not a 401. */
+  @Get()
+  @Public()
+  @ApiBearerAuth('bearer')
+  @ApiOperation({
+    summary: 'Identify',
+    description: 'Introspects the token in the Authorization header (Bearer, or Basic with the token as username). Needs no scope.',
+  })
+  @ApiOkResponse({ type: SelfResponse })
+  self(@Headers('authorization') authorization?: string) {
+    const token = presentedToken(authorization);
+    return token ? this.introspection.introspect(token) : { active: false };
+  }
+}

@@ -1,0 +1,18 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class SelfResponse {
+  @ApiProperty({ example: true }) active!: boolean;
+  @ApiPropertyOptional({ example: 'record_permission:read object_configuration:read' }) scope?: string;
+  @ApiPropertyOptional({ description: 'OAuth app id; a workspace API token is its own client' }) client_id?: string;
+  @ApiPropertyOptional({ example: 'Bearer' }) token_type?: string;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Expiry, seconds since the epoch; null when the token does not expire' }) exp?: number | null;
+  @ApiPropertyOptional({ description: 'Issue time, seconds since the epoch' }) iat?: number;
+  @ApiPropertyOptional({ description: 'The workspace id' }) sub?: string;
+  @ApiPropertyOptional({ description: 'Equals client_id' }) aud?: string;
+  @ApiPropertyOptional({ description: 'The issuer, from TOKEN_ISSUER (default: the host of BASE_URL)' }) iss?: string;
+  @ApiPropertyOptional() authorized_by_workspace_member_id?: string;
+  @ApiPropertyOptional() workspace_id?: string;
+  @ApiPropertyOptional() workspace_name?: string;
+  @ApiPropertyOptional() workspace_slug?: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) workspace_logo_url?: string | null;
+}

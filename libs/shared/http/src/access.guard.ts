@@ -1,0 +1,52 @@
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { ForbiddenError, grants, type Scope, UnauthenticatedError } from '@workbase/shared/kernel';
+import type { AuthContext } from './auth-context';
+import { ADMIN_ONLY_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
+
+/**
+ * The one guard that decides access to every route: public routes pass, undeclared routes are
+ * denied, declared ones need a valid token (Bearer, or Basic with the token as username, as the
+ * reference API accepts) that carries every declared scope.
+ */
+@Injectable()
+export class AccessGuard extends AuthGuard(['bearer', 'basic']) {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE_KEY, targets)) return true;
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES_KEY, targets);
+    if (!required) throw new ForbiddenError('This route declares no access rules and is closed.');
+
+    await super.canActivate(context);
+    const auth = context.switchToHttp().getRequest<{ user: AuthContext }>().user;
+    const missing = required.filter((scope) => !grants(auth.scopes, scope));
+    if (missing.length > 0) {
+      throw new ForbiddenError(
+        `You do not have the necessary permissions: this request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+        { missing_scopes: missing },
+      );
+    }
+    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ONLY_KEY, targets) && !auth.memberIsAdmin) {
+      throw new ForbiddenError('You do not have the necessary permissions: the workspace member behind this token must be an admin.');
+    }
+    return true;
+  }
+
+  override handleRequest<T>(error: unknown, user: T | false, _info: unknown, context: ExecutionContext): T {
+    if (error) throw error;
+    if (!user) {
+      const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
+      throw new UnauthenticatedError(
+        header
+          ? 'The access token is invalid, expired or revoked.'
+          : 'The Authorization header was not provided. Send "Authorization: Bearer <token>".',
+      );
+    }
+    return user;
+  }
+}

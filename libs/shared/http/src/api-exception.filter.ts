@@ -1,0 +1,52 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { errorTypeFor } from './error-status.map';
+import { type Problem, toProblem } from './problem';
+
+/**
+ * The one place where failures become HTTP responses. Each surface keeps its own error dialect:
+ * SCIM errors use the SCIM error schema (RFC 7644 §3.12), the OAuth endpoints RFC 6749 §5.2
+ * bodies, everything else the reference API's `{status_code, type, code, message}`.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const problem = toProblem(error);
+    if (problem.unexpected) {
+      this.logger.error({ err: error, method: request.method, url: request.originalUrl }, 'unhandled error');
+    }
+    if (response.headersSent) return;
+    if (problem.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', new Date(Date.now() + problem.retryAfterSeconds * 1000).toUTCString());
+    }
+    const path = request.path ?? request.url;
+    if (path.startsWith('/scim/')) {
+      response.status(problem.status).type('application/scim+json').send(JSON.stringify(scimBody(problem)));
+    } else if (path.startsWith('/oauth/') && typeof problem.details.oauth_error === 'string') {
+      response.status(problem.status).setHeader('Cache-Control', 'no-store');
+      response.json({ error: problem.details.oauth_error, error_description: problem.message });
+    } else {
+      response.status(problem.status).json({
+        status_code: problem.status,
+        type: errorTypeFor(problem.status),
+        code: problem.code,
+        message: problem.message,
+      });
+    }
+  }
+}
+
+function scimBody(problem: Problem) {
+  const scimType = typeof problem.details.scimType === 'string' ? problem.details.scimType : undefined;
+  return {
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+    status: String(problem.status),
+    ...(scimType ? { scimType } : {}),
+    detail: problem.message,
+  };
+}

@@ -1,0 +1,31 @@
+import { HttpStatus } from '@nestjs/common';
+import type { ErrorCode } from '@workbase/shared/kernel';
+
+/** The HTTP status of every wire error code; a new code does not compile until it is mapped here. */
+export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
+  validation_type: HttpStatus.BAD_REQUEST,
+  value_not_found: HttpStatus.BAD_REQUEST,
+  missing_value: HttpStatus.BAD_REQUEST,
+  immutable_value: HttpStatus.BAD_REQUEST,
+  filter_error: HttpStatus.BAD_REQUEST,
+  system_edit_unauthorized: HttpStatus.BAD_REQUEST,
+  multiple_match_results: HttpStatus.BAD_REQUEST,
+  uniqueness_conflict: HttpStatus.CONFLICT,
+  not_found: HttpStatus.NOT_FOUND,
+  slug_conflict: HttpStatus.CONFLICT,
+  concurrent_write_conflict: HttpStatus.CONFLICT,
+  unauthorized: HttpStatus.UNAUTHORIZED,
+  forbidden: HttpStatus.FORBIDDEN,
+  payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  rate_limit_exceeded: HttpStatus.TOO_MANY_REQUESTS,
+  internal_error: HttpStatus.INTERNAL_SERVER_ERROR,
+  service_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+};
+
+/** The reference API's `type` field, derived from the status. */
+export function errorTypeFor(status: number): string {
+  if (status === 401 || status === 403) return 'auth_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'internal_server_error';
+  return 'invalid_request_error';
+}

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { AccessGuard } from './access.guard';
+import { ApiExceptionFilter } from './api-exception.filter';
+import { isReadRequest, RateLimitGuard } from './rate-limit.guard';
+import { BasicTokenStrategy, BearerTokenStrategy } from './token.strategies';
+import { createValidationPipe } from './validation.pipe';
+
+/**
+ * The request pipeline every context relies on: rate limits, then authentication and scopes,
+ * then validation, with one exception filter. Registered once, by the app's root module.
+ */
+@Module({
+  imports: [
+    PassportModule,
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        skipIf: () => !config.rateLimit.enabled,
+        throttlers: [
+          { name: 'reads', ttl: 1000, limit: config.rateLimit.readsPerSecond, skipIf: (ctx) => !isReadRequest(ctx) },
+          { name: 'writes', ttl: 1000, limit: config.rateLimit.writesPerSecond, skipIf: (ctx) => isReadRequest(ctx) },
+        ],
+        setHeaders: false,
+      }),
+    }),
+  ],
+  providers: [
+    BearerTokenStrategy,
+    BasicTokenStrategy,
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: AccessGuard },
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+})
+export class HttpKernelModule {}

@@ -1,0 +1,57 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { DomainError, type ErrorCode, RateLimitedError } from '@workbase/shared/kernel';
+import { ERROR_STATUS } from './error-status.map';
+
+/** Any failure, normalised before it is written in the error dialect of the route. */
+export interface Problem {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly retryAfterSeconds?: number;
+  /** True when nothing about it may be shown to the caller (an unexpected failure). */
+  readonly unexpected: boolean;
+}
+
+const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'validation_type',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'uniqueness_conflict',
+  413: 'payload_too_large',
+  429: 'rate_limit_exceeded',
+};
+
+export function toProblem(error: unknown): Problem {
+  if (error instanceof DomainError) {
+    return {
+      status: ERROR_STATUS[error.code],
+      code: error.code,
+      message: error.message,
+      details: error.details,
+      retryAfterSeconds: error instanceof RateLimitedError ? error.retryAfterSeconds : undefined,
+      unexpected: false,
+    };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === HttpStatus.NOT_FOUND) {
+      return { status, code: 'not_found', message: error.message.replace(/^Cannot /, 'No route for '), details: {}, unexpected: false };
+    }
+    return httpProblem(status, error.message);
+  }
+  // body-parser and other express middleware signal client errors with a status/type pair.
+  const candidate = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown; message?: unknown };
+  const status = Number(candidate?.status ?? candidate?.statusCode);
+  if (candidate && candidate.expose === true && status >= 400 && status < 500) {
+    if (candidate.type === 'entity.parse.failed') return httpProblem(400, 'The request body is not valid JSON.');
+    if (candidate.type === 'entity.too.large') return httpProblem(413, 'The request body is larger than the service accepts.');
+    return httpProblem(status, String(candidate.message ?? 'Bad request'));
+  }
+  return { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true };
+}
+
+function httpProblem(status: number, message: string): Problem {
+  return { status, code: STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'validation_type'), message, details: {}, unexpected: status >= 500 };
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import { RateLimitedError } from '@workbase/shared/kernel';
+
+/**
+ * Per-token request limits, reads and writes counted separately (the reference API's 100/s and
+ * 25/s by default). Requests without a token are counted per client address.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override async getTracker(req: Record<string, any>): Promise<string> {
+    const authorization: unknown = req.headers?.authorization;
+    if (typeof authorization === 'string' && authorization.length > 0) {
+      return `token:${createHash('sha256').update(authorization).digest('base64url')}`;
+    }
+    return `ip:${req.ip ?? 'unknown'}`;
+  }
+
+  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw new RateLimitedError(Math.max(1, Math.ceil(detail.timeToBlockExpire || detail.timeToExpire || 1)));
+  }
+}
+
+/** Queries are POSTs that only read: they count against the read limit, as lookups do. */
+export function isReadRequest(context: ExecutionContext): boolean {
+  const { method, path } = context.switchToHttp().getRequest<{ method: string; path: string }>();
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return true;
+  return method === 'POST' && (/\/query\/?$/.test(path) || path === '/v2/sql' || path === '/v2/objects/records/search');
+}

@@ -1,0 +1,81 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from './migrations';
+import { startEmbeddedPostgres, type RunningDatabase } from './embedded-postgres';
+
+export interface DatabaseHandle {
+  /** URL of the application database. */
+  readonly url: string;
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  readonly log?: (line: string) => void;
+}
+
+const APP_DATABASE = 'workbase';
+
+/**
+ * The database the process works on: the server named by DATABASE_URL, or else the embedded
+ * cluster in DATA_DIR with its `workbase` database (created on first use).
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    return { url: options.databaseUrl, embedded: false, close: async () => undefined };
+  }
+  const cluster: RunningDatabase = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log });
+  try {
+    await ensureDatabase(cluster.url, APP_DATABASE);
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return { url: withDatabase(cluster.url, APP_DATABASE), embedded: true, close: () => cluster.stop() };
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export async function ensureDatabase(maintenanceUrl: string, database: string): Promise<void> {
+  const client = new Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created meanwhile by a concurrent starter
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Arbitrary but fixed: serialises migrations when several processes start at once. */
+const MIGRATION_LOCK_KEY = 7_406_021_311;
+
+/**
+ * Applies pending migrations, holding an advisory lock so that several API or worker processes
+ * starting together do not race on the schema. Returns the names of the migrations applied.
+ */
+export async function runMigrations(url: string): Promise<string[]> {
+  const lock = new Client({ connectionString: url });
+  await lock.connect();
+  const dataSource = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS, migrationsTransactionMode: 'all', logging: false });
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.initialize();
+    const applied = await dataSource.runMigrations({ transaction: 'all' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.end();
+  }
+}

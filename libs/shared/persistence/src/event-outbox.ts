@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@workbase/shared/kernel';
+import { TransactionRunner } from './transaction-runner';
+
+/**
+ * The transactional outbox: a use case records its events in the same transaction as the change
+ * they describe, so an event exists if and only if the change committed. Delivery reads the table.
+ */
+@Injectable()
+export class EventOutbox {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  async record(...events: DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    if (!this.transactions.inTransaction()) {
+      throw new Error('EventOutbox.record must be called inside TransactionRunner.run, with the change it describes');
+    }
+    const params: unknown[] = [];
+    const rows = events.map((event, i) => {
+      params.push(event.workspaceId, event.eventType, JSON.stringify(event.id), JSON.stringify(event.actor), JSON.stringify(event.payload ?? {}));
+      const o = i * 5;
+      return `($${o + 1}, $${o + 2}, $${o + 3}::jsonb, $${o + 4}::jsonb, $${o + 5}::jsonb)`;
+    });
+    await this.transactions
+      .manager()
+      .query(`INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`, params);
+  }
+}

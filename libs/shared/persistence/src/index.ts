@@ -1,0 +1,6 @@
+export * from './database';
+export * from './embedded-postgres';
+export * from './transaction-runner';
+export * from './event-outbox';
+export * from './persistence.module';
+export { MIGRATIONS } from './migrations';

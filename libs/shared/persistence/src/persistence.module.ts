@@ -1,0 +1,36 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventOutbox } from './event-outbox';
+import { TransactionRunner } from './transaction-runner';
+
+export interface PersistenceOptions {
+  readonly url: string;
+  readonly poolSize?: number;
+}
+
+/**
+ * The one connection pool of the process. The schema is owned by migrations (run before the app
+ * is created, see `runMigrations`); entities are registered by each context with `forFeature`.
+ */
+@Global()
+@Module({})
+export class PersistenceModule {
+  static forRoot(options: PersistenceOptions): DynamicModule {
+    return {
+      module: PersistenceModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          url: options.url,
+          autoLoadEntities: true,
+          synchronize: false,
+          migrationsRun: false,
+          poolSize: options.poolSize ?? 10,
+          extra: { application_name: 'workbase' },
+        }),
+      ],
+      providers: [TransactionRunner, EventOutbox],
+      exports: [TransactionRunner, EventOutbox],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+
+/**
+ * Owns the unit of work. A use case wraps its writes in `run`; repositories and the event outbox
+ * take the transaction's EntityManager from `manager()`, so a use case composes them without
+ * passing the manager around, and a nested `run` joins the outer transaction.
+ */
+@Injectable()
+export class TransactionRunner {
+  private readonly current = new AsyncLocalStorage<EntityManager>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  run<T>(work: (manager: EntityManager) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+    const outer = this.current.getStore();
+    if (outer) return work(outer);
+    return this.dataSource.transaction(isolation, (manager) => this.current.run(manager, () => work(manager)));
+  }
+
+  /** The transaction's manager inside `run`, the pool's outside it. */
+  manager(): EntityManager {
+    return this.current.getStore() ?? this.dataSource.manager;
+  }
+
+  inTransaction(): boolean {
+    return this.current.getStore() !== undefined;
+  }
+}
