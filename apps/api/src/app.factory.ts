@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@workbase/shared/config';
 import { PinoNestLogger, requestLogging } from '@workbase/shared/http';
@@ -7,8 +8,8 @@ import { AppModule } from './app.module';
 import { mountSwagger } from './swagger';
 
 /** Builds the HTTP application; used by `main.ts` and by the e2e suites alike. */
-export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {
+export async function createApp(config: AppConfig, databaseUrl: string, logger: Logger, extraImports: Type[] = []): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl, extraImports }), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { AccessModule } from '@workbase/access';
 import { type AppConfig, ConfigModule } from '@workbase/shared/config';
 import { HttpKernelModule } from '@workbase/shared/http';
@@ -8,6 +8,8 @@ import { HealthController } from './health.controller';
 export interface AppModuleOptions {
   readonly config: AppConfig;
   readonly databaseUrl: string;
+  /** Test-only additions (probe controllers); production passes none. */
+  readonly extraImports?: Type[];
 }
 
 /**
@@ -16,7 +18,7 @@ export interface AppModuleOptions {
  */
 @Module({})
 export class AppModule {
-  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, databaseUrl, extraImports = [] }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -24,6 +26,7 @@ export class AppModule {
         PersistenceModule.forRoot({ url: databaseUrl, poolSize: config.dbPoolSize }),
         HttpKernelModule,
         AccessModule,
+        ...extraImports,
       ],
       controllers: [HealthController],
     };

@@ -15,6 +15,7 @@ import { WorkspaceMemberRepository } from './infrastructure/workspace-member.rep
 import { WorkspaceOrmEntity } from './infrastructure/workspace.orm-entity';
 import { WorkspaceRepository } from './infrastructure/workspace.repository';
 import { SelfController } from './interface/http/self.controller';
+import { WorkspaceMembersController } from './interface/http/workspace-members.controller';
 
 const useCases = [
   CreateWorkspaceUseCase,
@@ -30,7 +31,7 @@ const useCases = [
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([WorkspaceOrmEntity, WorkspaceMemberOrmEntity, ApiTokenOrmEntity])],
-  controllers: [SelfController],
+  controllers: [SelfController, WorkspaceMembersController],
   providers: [
     WorkspaceRepository,
     WorkspaceMemberRepository,

@@ -18,6 +18,10 @@ export class WorkspaceMemberRepository {
     return this.repo.createQueryBuilder('m').where('m.workspace_id = :workspaceId AND lower(m.email) = lower(:email)', { workspaceId, email }).getOne();
   }
 
+  listInWorkspace(workspaceId: string): Promise<WorkspaceMemberOrmEntity[]> {
+    return this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   findFirstActiveAdmin(workspaceId: string): Promise<WorkspaceMemberOrmEntity | null> {
     return this.repo.findOne({ where: { workspaceId, accessLevel: 'admin', state: 'active' }, order: { createdAt: 'ASC' } });
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { BasicStrategy } from 'passport-http';
+import { Strategy as PassportStrategyBase } from 'passport-strategy';
 import { Strategy as HttpBearerStrategy } from 'passport-http-bearer';
 import { AccessTokenVerifier, type AuthContext } from './auth-context';
 
@@ -15,14 +15,36 @@ export class BearerTokenStrategy extends PassportStrategy(HttpBearerStrategy, 'b
   }
 }
 
-/** HTTP Basic with the token as the username and an empty password, as the reference API allows. */
+/**
+ * `Authorization: Basic base64(token:)` — the token as username, the password empty — as the
+ * reference API accepts. passport-http's Basic strategy refuses empty passwords, hence this one.
+ */
+class TokenAsUsernameBasicStrategy extends PassportStrategyBase {
+  name = 'basic';
+
+  constructor(private readonly verifyToken: (token: string, done: (error: unknown, auth?: AuthContext | false) => void) => void) {
+    super();
+  }
+
+  override authenticate(req: { headers: Record<string, string | string[] | undefined> }): void {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+    const token = match ? Buffer.from(match[1], 'base64').toString('utf8').split(':')[0] : '';
+    if (!token) return this.fail('Basic realm="Workbase"', 401);
+    this.verifyToken(token, (error, auth) => {
+      if (error) return this.error(error as Error);
+      return auth ? this.success(auth) : this.fail('Basic realm="Workbase"', 401);
+    });
+  }
+}
+
 @Injectable()
-export class BasicTokenStrategy extends PassportStrategy(BasicStrategy, 'basic') {
+export class BasicTokenStrategy extends PassportStrategy(TokenAsUsernameBasicStrategy, 'basic') {
   constructor(private readonly verifier: AccessTokenVerifier) {
     super();
   }
 
-  async validate(username: string): Promise<AuthContext | false> {
-    return (await this.verifier.verify(username)) ?? false;
+  async validate(token: string): Promise<AuthContext | false> {
+    return (await this.verifier.verify(token)) ?? false;
   }
 }

