@@ -3,7 +3,9 @@ import { AccessModule } from '@workbase/access';
 import { type AppConfig, ConfigModule } from '@workbase/shared/config';
 import { HttpKernelModule } from '@workbase/shared/http';
 import { PersistenceModule } from '@workbase/shared/persistence';
+import { RecordsModule } from '@workbase/records';
 import { HealthController } from './health.controller';
+import { WorkspaceSetupModule } from './workspace-setup.module';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -26,6 +28,8 @@ export class AppModule {
         PersistenceModule.forRoot({ url: databaseUrl, poolSize: config.dbPoolSize }),
         HttpKernelModule,
         AccessModule,
+        WorkspaceSetupModule,
+        RecordsModule,
         ...extraImports,
       ],
       controllers: [HealthController],

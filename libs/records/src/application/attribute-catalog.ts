@@ -1,0 +1,397 @@
+import { Injectable } from '@nestjs/common';
+import { type Actor, ConflictError, DomainError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import type { Attribute, DefaultValue } from '../domain/attribute';
+import {
+  type AttributeConfig,
+  type AttributeType,
+  CREATABLE_TYPES,
+  CURRENCY_CODES,
+  CURRENCY_DISPLAY_TYPES,
+  isAttributeType,
+  MULTISELECT_TYPES,
+  UNIQUE_TYPES,
+} from '../domain/attribute-type';
+import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { ObjectRepository } from '../infrastructure/object.repository';
+import { OptionRepository } from '../infrastructure/option.repository';
+import type { SelectOptionOrmEntity, StatusOrmEntity } from '../infrastructure/orm-entities';
+import { assertSlug } from './object-catalog';
+import { CONTAINER_EVENTS, type Container } from './container';
+
+export interface CreateAttributeInput {
+  readonly title: string;
+  readonly description: string | null;
+  readonly apiSlug: string;
+  readonly type: string;
+  readonly isRequired: boolean;
+  readonly isUnique: boolean;
+  readonly isMultiselect: boolean;
+  readonly defaultValue?: unknown;
+  readonly config: Record<string, unknown>;
+  readonly relationship?: { object: string; title: string; api_slug: string; is_multiselect: boolean } | null;
+}
+
+export interface UpdateAttributeInput {
+  readonly title?: string;
+  readonly description?: string | null;
+  readonly apiSlug?: string;
+  readonly isRequired?: boolean;
+  readonly isUnique?: boolean;
+  readonly defaultValue?: unknown;
+  readonly config?: Record<string, unknown>;
+  readonly isArchived?: boolean;
+}
+
+/** Attributes of any container, with their select options and statuses. */
+@Injectable()
+export class AttributeCatalog {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly attributes: AttributeRepository,
+    private readonly objects: ObjectRepository,
+    private readonly options: OptionRepository,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  list(container: Container, page: { limit?: number; offset?: number; showArchived?: boolean }): Promise<Attribute[]> {
+    return this.attributes.listByContainer(container.workspaceId, container.id, { includeArchived: page.showArchived, limit: page.limit, offset: page.offset });
+  }
+
+  async get(container: Container, slugOrId: string): Promise<Attribute> {
+    const attribute = await this.attributes.findBySlugOrId(container.workspaceId, container.id, slugOrId);
+    if (!attribute) throw new NotFoundError(`Attribute with slug/ID "${slugOrId}" not found on ${container.kind} "${container.slug}".`);
+    return attribute;
+  }
+
+  async create(container: Container, input: CreateAttributeInput, actor: Actor): Promise<Attribute> {
+    const workspaceId = container.workspaceId;
+    assertSlug(input.apiSlug, 'data.api_slug');
+    if (!isAttributeType(input.type)) throw new ValidationError(`data.type "${input.type}" is not an attribute type.`);
+    if (!CREATABLE_TYPES.has(input.type)) throw new ValidationError(`data.type "${input.type}" attributes are managed by the system and cannot be created.`);
+    const type: AttributeType = input.type;
+    if (input.isMultiselect && !MULTISELECT_TYPES.has(type)) throw new ValidationError(`data.is_multiselect: ${type} attributes are single-valued.`);
+    if (input.isUnique && !UNIQUE_TYPES.has(type)) throw new ValidationError(`data.is_unique: ${type} attributes cannot be unique.`);
+    return this.transactions.run(async () => {
+      if (await this.attributes.slugTaken(workspaceId, container.id, input.apiSlug)) {
+        throw new ConflictError('slug_conflict', `An attribute with slug "${input.apiSlug}" already exists on ${container.kind} "${container.slug}".`);
+      }
+      const config = await this.validateConfig(workspaceId, type, input.config, input.relationship?.object);
+      const defaultValue = validateDefault(type, input.defaultValue);
+      const id = newId();
+      let reverseId: string | null = null;
+      if (input.relationship) {
+        if (type !== 'record-reference' || container.kind !== 'object') throw new ValidationError('data.relationship is only for record-reference attributes of objects.');
+        reverseId = await this.createReverse(container, id, input.relationship);
+      }
+      await this.attributes.insert([
+        {
+          id,
+          workspaceId,
+          containerId: container.id,
+          containerKind: container.kind,
+          slug: input.apiSlug,
+          title: input.title,
+          description: input.description,
+          type,
+          isSystem: false,
+          isWritable: true,
+          isRequired: input.isRequired,
+          isUnique: input.isUnique,
+          isMultiselect: input.isMultiselect,
+          isArchived: false,
+          isInherited: false,
+          defaultValue,
+          config,
+          relationshipAttributeId: reverseId,
+          position: await this.attributes.nextPosition(workspaceId, container.id),
+        },
+      ]);
+      await this.recordEvent(container, id, 'created', actor);
+      return (await this.attributes.findById(workspaceId, id))!;
+    });
+  }
+
+  private async createReverse(container: Container, forwardId: string, relationship: NonNullable<CreateAttributeInput['relationship']>): Promise<string> {
+    const target = await this.objects.findBySlugOrId(container.workspaceId, relationship.object);
+    if (!target) throw new ValidationError(`data.relationship.object "${relationship.object}" not found.`);
+    assertSlug(relationship.api_slug, 'data.relationship.api_slug');
+    if (await this.attributes.slugTaken(container.workspaceId, target.id, relationship.api_slug)) {
+      throw new ConflictError('slug_conflict', `An attribute with slug "${relationship.api_slug}" already exists on object "${target.apiSlug}".`);
+    }
+    const id = newId();
+    await this.attributes.insert([
+      {
+        id,
+        workspaceId: container.workspaceId,
+        containerId: target.id,
+        containerKind: 'object',
+        slug: relationship.api_slug,
+        title: relationship.title,
+        description: null,
+        type: 'record-reference',
+        isSystem: false,
+        isWritable: true,
+        isRequired: false,
+        isUnique: false,
+        isMultiselect: relationship.is_multiselect,
+        isArchived: false,
+        isInherited: false,
+        defaultValue: null,
+        config: { record_reference: { allowed_object_ids: [container.id] } },
+        relationshipAttributeId: forwardId,
+        position: await this.attributes.nextPosition(container.workspaceId, target.id),
+      },
+    ]);
+    await this.recordEvent({ kind: 'object', id: target.id, workspaceId: container.workspaceId, slug: target.apiSlug }, id, 'created', { type: 'system', id: null });
+    return id;
+  }
+
+  async update(container: Container, slugOrId: string, input: UpdateAttributeInput, actor: Actor): Promise<Attribute> {
+    return this.transactions.run(async () => {
+      const attribute = await this.get(container, slugOrId);
+      if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema and cannot be updated.`);
+      if (attribute.isSystem) throw new DomainError('system_edit_unauthorized', `System attribute "${attribute.slug}" cannot be updated.`);
+      if (input.apiSlug !== undefined && input.apiSlug !== attribute.slug) {
+        assertSlug(input.apiSlug, 'data.api_slug');
+        if (await this.attributes.slugTaken(container.workspaceId, container.id, input.apiSlug, attribute.id)) {
+          throw new ConflictError('slug_conflict', `An attribute with slug "${input.apiSlug}" already exists on ${container.kind} "${container.slug}".`);
+        }
+      }
+      if (input.isUnique === true && !attribute.isUnique) {
+        if (!UNIQUE_TYPES.has(attribute.type)) throw new ValidationError(`data.is_unique: ${attribute.type} attributes cannot be unique.`);
+        await this.claimExistingValues(attribute);
+      }
+      if (input.isUnique === false && attribute.isUnique) {
+        await this.transactions.manager().query(`DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2`, [container.workspaceId, attribute.id]);
+      }
+      const config = input.config === undefined ? undefined : await this.validateConfig(container.workspaceId, attribute.type, input.config, undefined, attribute.config);
+      const defaultValue = input.defaultValue === undefined ? undefined : validateDefault(attribute.type, input.defaultValue);
+      await this.attributes.update(container.workspaceId, attribute.id, {
+        title: input.title,
+        description: input.description,
+        slug: input.apiSlug,
+        isRequired: input.isRequired,
+        isUnique: input.isUnique,
+        isArchived: input.isArchived,
+        config,
+        defaultValue,
+      });
+      await this.recordEvent(container, attribute.id, 'updated', actor);
+      return (await this.attributes.findById(container.workspaceId, attribute.id))!;
+    });
+  }
+
+  /** Making an attribute unique claims its current values; duplicates make the change fail. */
+  private async claimExistingValues(attribute: Attribute): Promise<void> {
+    const duplicates: Array<{ n: string }> = await this.transactions.manager().query(
+      `SELECT count(*) AS n FROM (
+         SELECT lower(coalesce(value_text, value_number::text)) FROM record_values
+          WHERE workspace_id = $1 AND attribute_id = $2 AND active_until IS NULL
+          GROUP BY 1 HAVING count(DISTINCT record_id) > 1) d`,
+      [attribute.workspaceId, attribute.id],
+    );
+    if (Number(duplicates[0].n) > 0) throw new ValidationError(`data.is_unique: attribute "${attribute.slug}" already holds the same value on several records.`);
+    await this.transactions.manager().query(
+      `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
+       SELECT DISTINCT ON (k) workspace_id, attribute_id, k, record_id FROM (
+         SELECT workspace_id, attribute_id, record_id,
+                CASE WHEN value_number IS NOT NULL THEN trim_scale(value_number)::text ELSE value_text END AS k
+           FROM record_values WHERE workspace_id = $1 AND attribute_id = $2 AND active_until IS NULL) v
+       ON CONFLICT DO NOTHING`,
+      [attribute.workspaceId, attribute.id],
+    );
+  }
+
+  private async validateConfig(workspaceId: string, type: AttributeType, raw: Record<string, unknown>, relationshipObject?: string, existing?: AttributeConfig): Promise<AttributeConfig> {
+    const config: AttributeConfig = { ...(existing ?? {}) };
+    const unknownKeys = Object.keys(raw).filter((key) => key !== 'currency' && key !== 'record_reference');
+    if (unknownKeys.length > 0) throw new ValidationError(`data.config has unknown keys: ${unknownKeys.join(', ')}`);
+    if (type === 'currency') {
+      const currency = (raw.currency ?? existing?.currency) as Record<string, unknown> | undefined;
+      if (!currency || typeof currency !== 'object') throw new ValidationError('data.config.currency is required for currency attributes');
+      const code = currency.default_currency_code;
+      const display = currency.display_type;
+      if (typeof code !== 'string' || !(CURRENCY_CODES as readonly string[]).includes(code)) {
+        throw new ValidationError(`data.config.currency.default_currency_code must be one of ${CURRENCY_CODES.join(', ')}`);
+      }
+      if (typeof display !== 'string' || !(CURRENCY_DISPLAY_TYPES as readonly string[]).includes(display)) {
+        throw new ValidationError(`data.config.currency.display_type must be one of ${CURRENCY_DISPLAY_TYPES.join(', ')}`);
+      }
+      config.currency = { default_currency_code: code, display_type: display };
+    } else if (raw.currency !== undefined) {
+      throw new ValidationError('data.config.currency is only for currency attributes');
+    }
+    if (type === 'record-reference') {
+      const reference = raw.record_reference as { allowed_objects?: unknown } | undefined;
+      let allowed = reference?.allowed_objects;
+      if (allowed === undefined && relationshipObject) allowed = [relationshipObject];
+      if (allowed !== undefined && allowed !== null) {
+        if (!Array.isArray(allowed) || allowed.some((x) => typeof x !== 'string')) {
+          throw new ValidationError('data.config.record_reference.allowed_objects must be an array of object slugs or ids');
+        }
+        const ids: string[] = [];
+        for (const slugOrId of allowed as string[]) {
+          const object = await this.objects.findBySlugOrId(workspaceId, slugOrId);
+          if (!object) throw new ValidationError(`data.config.record_reference.allowed_objects: object "${slugOrId}" not found`);
+          ids.push(object.id);
+        }
+        if (relationshipObject) {
+          const target = await this.objects.findBySlugOrId(workspaceId, relationshipObject);
+          if (target && ids.some((id) => id !== target.id)) {
+            throw new ValidationError('data.config.record_reference.allowed_objects may only contain the relationship\'s object');
+          }
+        }
+        config.record_reference = { allowed_object_ids: ids };
+      } else if (!existing) {
+        config.record_reference = { allowed_object_ids: null };
+      }
+    } else if (raw.record_reference !== undefined) {
+      throw new ValidationError('data.config.record_reference is only for record-reference attributes');
+    }
+    return config;
+  }
+
+  // --- select options --------------------------------------------------------------------
+
+  async listOptions(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; options: SelectOptionOrmEntity[] }> {
+    const attribute = await this.choiceAttribute(container, attributeKey, 'select');
+    return { attribute, options: await this.options.listOptions(container.workspaceId, [attribute.id], showArchived) };
+  }
+
+  async createOption(container: Container, attributeKey: string, title: string): Promise<{ attribute: Attribute; option: SelectOptionOrmEntity }> {
+    return this.transactions.run(async () => {
+      const attribute = await this.choiceAttribute(container, attributeKey, 'select');
+      if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema; its options cannot be changed.`);
+      assertTitle(title);
+      if (await this.options.findOption(container.workspaceId, attribute.id, title)) {
+        throw new ConflictError('slug_conflict', `Select option "${title}" already exists on attribute "${attribute.slug}".`);
+      }
+      const id = newId();
+      await this.options.insertOptions([
+        { workspaceId: container.workspaceId, id, attributeId: attribute.id, title, isArchived: false, position: await this.options.nextPosition(container.workspaceId, attribute.id, 'option') },
+      ]);
+      return { attribute, option: (await this.options.findOption(container.workspaceId, attribute.id, id))! };
+    });
+  }
+
+  async updateOption(container: Container, attributeKey: string, optionKey: string, changes: { title?: string; isArchived?: boolean }): Promise<{ attribute: Attribute; option: SelectOptionOrmEntity }> {
+    return this.transactions.run(async () => {
+      const attribute = await this.choiceAttribute(container, attributeKey, 'select');
+      if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema; its options cannot be changed.`);
+      const option = await this.options.findOption(container.workspaceId, attribute.id, optionKey);
+      if (!option) throw new NotFoundError(`Select option "${optionKey}" not found on attribute "${attribute.slug}".`);
+      if (changes.title !== undefined && changes.title !== option.title) {
+        assertTitle(changes.title);
+        if (await this.options.findOption(container.workspaceId, attribute.id, changes.title)) {
+          throw new ConflictError('slug_conflict', `Select option "${changes.title}" already exists on attribute "${attribute.slug}".`);
+        }
+      }
+      await this.options.updateOption(container.workspaceId, option.id, changes);
+      return { attribute, option: (await this.options.findOption(container.workspaceId, attribute.id, option.id))! };
+    });
+  }
+
+  // --- statuses ----------------------------------------------------------------------------
+
+  async listStatuses(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; statuses: StatusOrmEntity[] }> {
+    const attribute = await this.choiceAttribute(container, attributeKey, 'status');
+    return { attribute, statuses: await this.options.listStatuses(container.workspaceId, [attribute.id], showArchived) };
+  }
+
+  async createStatus(
+    container: Container,
+    attributeKey: string,
+    input: { title: string; celebrationEnabled?: boolean; targetTimeInStatus?: string | null },
+  ): Promise<{ attribute: Attribute; status: StatusOrmEntity }> {
+    return this.transactions.run(async () => {
+      const attribute = await this.choiceAttribute(container, attributeKey, 'status');
+      assertTitle(input.title);
+      if (await this.options.findStatus(container.workspaceId, attribute.id, input.title)) {
+        throw new ConflictError('slug_conflict', `Status "${input.title}" already exists on attribute "${attribute.slug}".`);
+      }
+      const id = newId();
+      await this.options.insertStatuses([
+        {
+          workspaceId: container.workspaceId,
+          id,
+          attributeId: attribute.id,
+          title: input.title,
+          isArchived: false,
+          celebrationEnabled: input.celebrationEnabled ?? false,
+          targetTimeInStatus: assertDuration(input.targetTimeInStatus ?? null),
+          position: await this.options.nextPosition(container.workspaceId, attribute.id, 'status'),
+        },
+      ]);
+      return { attribute, status: (await this.options.findStatus(container.workspaceId, attribute.id, id))! };
+    });
+  }
+
+  async updateStatus(
+    container: Container,
+    attributeKey: string,
+    statusKey: string,
+    changes: { title?: string; isArchived?: boolean; celebrationEnabled?: boolean; targetTimeInStatus?: string | null },
+  ): Promise<{ attribute: Attribute; status: StatusOrmEntity }> {
+    return this.transactions.run(async () => {
+      const attribute = await this.choiceAttribute(container, attributeKey, 'status');
+      const status = await this.options.findStatus(container.workspaceId, attribute.id, statusKey);
+      if (!status) throw new NotFoundError(`Status "${statusKey}" not found on attribute "${attribute.slug}".`);
+      if (changes.title !== undefined && changes.title !== status.title) {
+        assertTitle(changes.title);
+        if (await this.options.findStatus(container.workspaceId, attribute.id, changes.title)) {
+          throw new ConflictError('slug_conflict', `Status "${changes.title}" already exists on attribute "${attribute.slug}".`);
+        }
+      }
+      if (changes.targetTimeInStatus !== undefined) assertDuration(changes.targetTimeInStatus);
+      await this.options.updateStatus(container.workspaceId, status.id, changes);
+      return { attribute, status: (await this.options.findStatus(container.workspaceId, attribute.id, status.id))! };
+    });
+  }
+
+  private async choiceAttribute(container: Container, attributeKey: string, type: 'select' | 'status'): Promise<Attribute> {
+    const attribute = await this.get(container, attributeKey);
+    if (attribute.type !== type) {
+      throw new ValidationError(`Attribute "${attribute.slug}" is of type ${attribute.type}; ${type === 'select' ? 'select options' : 'statuses'} belong to ${type} attributes.`);
+    }
+    return attribute;
+  }
+
+  private async recordEvent(container: Container, attributeId: string, change: 'created' | 'updated', actor: Actor): Promise<void> {
+    const events = CONTAINER_EVENTS[container.kind];
+    await this.outbox.record({
+      eventType: change === 'created' ? events.attributeCreated : events.attributeUpdated,
+      workspaceId: container.workspaceId,
+      id: { workspace_id: container.workspaceId, [events.idKey]: container.id, attribute_id: attributeId },
+      actor,
+    });
+  }
+}
+
+function assertTitle(title: string): void {
+  if (typeof title !== 'string' || title.trim() === '') throw new ValidationError('data.title must be a non-empty string');
+}
+
+function assertDuration(value: string | null): string | null {
+  if (value !== null && !/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/.test(value)) {
+    throw new ValidationError('data.target_time_in_status must be an ISO 8601 duration such as "P7D", or null');
+  }
+  return value;
+}
+
+function validateDefault(type: AttributeType, raw: unknown): DefaultValue | null {
+  if (raw === undefined || raw === null) return null;
+  const value = raw as { type?: unknown; template?: unknown };
+  if (typeof raw !== 'object' || (value.type !== 'dynamic' && value.type !== 'static')) {
+    throw new ValidationError('data.default_value must be null, {"type": "dynamic", "template": ...} or {"type": "static", "template": [...]}');
+  }
+  if (value.type === 'dynamic') {
+    const allowed = type === 'actor-reference' ? ['current-user'] : type === 'timestamp' || type === 'date' ? ['now'] : [];
+    if (typeof value.template !== 'string' || !allowed.includes(value.template)) {
+      throw new ValidationError(`data.default_value: dynamic defaults of ${type} attributes must be ${allowed.map((a) => `"${a}"`).join(' or ') || 'absent'}`);
+    }
+    return { type: 'dynamic', template: value.template };
+  }
+  if (!Array.isArray(value.template)) throw new ValidationError('data.default_value.template must be an array of values for static defaults');
+  return { type: 'static', template: value.template };
+}

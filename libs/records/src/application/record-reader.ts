@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
+import { CODECS, type ReadContext, type OptionView, type StatusView } from '../domain/codecs';
+import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { ObjectRepository } from '../infrastructure/object.repository';
+import { OptionRepository } from '../infrastructure/option.repository';
+import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.store';
+import { CONTAINER_EVENTS, type Container } from './container';
+
+export type ValueEnvelope = Record<string, unknown>;
+
+export interface RecordView {
+  id: Record<string, string>;
+  created_at: string;
+  web_url?: string;
+  values: Record<string, ValueEnvelope[]>;
+}
+
+/**
+ * Builds the wire shape of records: the composite id, `created_at`, `web_url` for object records,
+ * and `values` keyed by every live attribute's slug (an empty array where there is none).
+ * Loads everything a page of records needs in a fixed number of queries.
+ */
+@Injectable()
+export class RecordReader {
+  constructor(
+    private readonly attributes: AttributeRepository,
+    private readonly store: RecordStore,
+    private readonly options: OptionRepository,
+    private readonly objects: ObjectRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async read(container: Container, records: readonly RecordRow[], workspaceSlug?: string): Promise<RecordView[]> {
+    if (records.length === 0) return [];
+    const attributes = await this.attributes.listByContainer(container.workspaceId, container.id);
+    const values = await this.store.currentValues(container.workspaceId, records.map((r) => r.id));
+    const context = await this.readContext(container.workspaceId, attributes);
+    const byRecord = new Map<string, ValueRowWithRecord[]>();
+    for (const value of values) byRecord.set(value.recordId, [...(byRecord.get(value.recordId) ?? []), value]);
+    const events = CONTAINER_EVENTS[container.kind];
+    return records.map((record) => {
+      const own = byRecord.get(record.id) ?? [];
+      const view: RecordView = {
+        id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: record.id },
+        created_at: record.createdAt,
+        values: {},
+      };
+      if (container.kind === 'object' && workspaceSlug) view.web_url = `${this.config.baseUrl}/${workspaceSlug}/${container.slug}/${record.id}`;
+      for (const attribute of attributes) {
+        view.values[attribute.slug] = isRecordSystemAttribute(attribute)
+          ? [systemValue(attribute, record)]
+          : own.filter((row) => row.attributeId === attribute.id).map((row) => envelope(attribute, row, context));
+      }
+      return view;
+    });
+  }
+
+  /** The envelopes of one attribute's values (current or historic), oldest first. */
+  async envelopes(container: Container, attribute: Attribute, rows: readonly ValueRowWithRecord[]): Promise<ValueEnvelope[]> {
+    const context = await this.readContext(container.workspaceId, [attribute]);
+    return rows.map((row) => envelope(attribute, row, context));
+  }
+
+  async readContext(workspaceId: string, attributes: readonly Attribute[]): Promise<ReadContext> {
+    const selectIds = attributes.filter((a) => a.type === 'select').map((a) => a.id);
+    const statusIds = attributes.filter((a) => a.type === 'status').map((a) => a.id);
+    const needsObjects = attributes.some((a) => a.type === 'record-reference');
+    const [options, statuses, objects] = await Promise.all([
+      this.options.listOptions(workspaceId, selectIds),
+      this.options.listStatuses(workspaceId, statusIds),
+      needsObjects ? this.objects.listInWorkspace(workspaceId) : Promise.resolve([]),
+    ]);
+    const optionById = new Map<string, OptionView>(options.map((o) => [o.id, { id: o.id, title: o.title, isArchived: o.isArchived }]));
+    const statusById = new Map<string, StatusView>(
+      statuses.map((s) => [s.id, { id: s.id, title: s.title, isArchived: s.isArchived, celebrationEnabled: s.celebrationEnabled, targetTimeInStatus: s.targetTimeInStatus }]),
+    );
+    const slugById = new Map(objects.map((o) => [o.id, o.apiSlug]));
+    return { option: (id) => optionById.get(id), status: (id) => statusById.get(id), objectSlug: (id) => slugById.get(id) };
+  }
+}
+
+function envelope(attribute: Attribute, row: ValueRowWithRecord, context: ReadContext): ValueEnvelope {
+  return {
+    active_from: row.activeFromText,
+    active_until: row.activeUntilText,
+    created_by_actor: row.createdBy,
+    ...CODECS[attribute.type].read(row, attribute, context),
+    attribute_type: attribute.type,
+  };
+}
+
+function systemValue(attribute: Attribute, record: RecordRow): ValueEnvelope {
+  const base = { active_from: record.createdAt, active_until: null, created_by_actor: record.createdBy };
+  switch (attribute.slug) {
+    case 'record_id':
+      return { ...base, value: record.id, attribute_type: 'text' };
+    case 'created_at':
+      return { ...base, value: record.createdAt, attribute_type: 'timestamp' };
+    default:
+      return { ...base, referenced_actor_type: record.createdBy.type, referenced_actor_id: record.createdBy.id, attribute_type: 'actor-reference' };
+  }
+}

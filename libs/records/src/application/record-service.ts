@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { WorkspaceRepository } from '@workbase/access';
+import { NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { isRecordSystemAttribute } from '../domain/attribute';
+import { RecordStore } from '../infrastructure/record.store';
+import { AttributeCatalog } from './attribute-catalog';
+import { CONTAINER_EVENTS, type Container } from './container';
+import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
+import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+
+/** Record use cases shared by every container: create, read, update (PATCH/PUT), delete, history. */
+@Injectable()
+export class RecordService {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly writer: RecordWriter,
+    private readonly reader: RecordReader,
+    private readonly store: RecordStore,
+    private readonly attributes: AttributeCatalog,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  async create(who: WriteActor, container: Container, values: ValuesInput): Promise<RecordView> {
+    const recordId = await this.writer.create(who, container, values);
+    return this.get(container, recordId);
+  }
+
+  async get(container: Container, recordId: string): Promise<RecordView> {
+    const record = await this.store.findRecord(container.workspaceId, container.id, recordId);
+    if (!record) throw recordNotFound(container, recordId);
+    const [view] = await this.reader.read(container, [record], await this.workspaceSlug(container));
+    return view;
+  }
+
+  async update(who: WriteActor, container: Container, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {
+    const changed = await this.writer.update(who, container, recordId, values, mode);
+    if (changed === null) throw recordNotFound(container, recordId);
+    return this.get(container, recordId);
+  }
+
+  async delete(who: WriteActor, container: Container, recordId: string): Promise<void> {
+    await this.transactions.run(async () => {
+      if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
+      const events = CONTAINER_EVENTS[container.kind];
+      await this.outbox.record({
+        eventType: events.deleted,
+        workspaceId: container.workspaceId,
+        id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
+        actor: who.actor,
+      });
+    });
+  }
+
+  /** The values of one attribute, oldest first; only the current ones unless `showHistoric`. */
+  async values(container: Container, recordId: string, attributeKey: string, options: { showHistoric: boolean; limit?: number; offset?: number }): Promise<ValueEnvelope[]> {
+    const record = await this.store.findRecord(container.workspaceId, container.id, recordId);
+    if (!record) throw recordNotFound(container, recordId);
+    const attribute = await this.attributes.get(container, attributeKey);
+    if (isRecordSystemAttribute(attribute)) {
+      const [view] = await this.reader.read(container, [record]);
+      return view.values[attribute.slug] ?? [];
+    }
+    if (options.showHistoric && attribute.type === 'interaction') {
+      throw new ValidationError(`Historic values are not available for interaction attribute "${attribute.slug}".`);
+    }
+    const rows = options.showHistoric
+      ? await this.store.valueHistory(container.workspaceId, recordId, attribute.id, options)
+      : (await this.store.currentValues(container.workspaceId, [recordId], [attribute.id])).slice(options.offset ?? 0, options.limit === undefined ? undefined : (options.offset ?? 0) + options.limit);
+    return this.reader.envelopes(container, attribute, rows);
+  }
+
+  async workspaceSlug(container: Container): Promise<string | undefined> {
+    if (container.kind !== 'object') return undefined;
+    return (await this.workspaces.findById(container.workspaceId))?.slug;
+  }
+}
+
+export function recordNotFound(container: Container, recordId: string): NotFoundError {
+  const noun = container.kind === 'list' ? 'Entry' : 'Record';
+  return new NotFoundError(`${noun} with ID "${recordId}" not found in ${container.kind} "${container.slug}".`);
+}

@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { type Actor, ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
+import { CODECS, type WriteLookups } from '../domain/codecs';
+import type { StoredValue } from '../domain/stored-value';
+import { invalidValue } from '../domain/value-error';
+import { valueKey } from '../domain/value-key';
+import { planValues, type WriteMode } from '../domain/value-plan';
+import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { RecordStore } from '../infrastructure/record.store';
+import { CONTAINER_EVENTS, type Container } from './container';
+import { WriteLookupsFactory } from './write-lookups';
+
+export interface WriteActor {
+  readonly workspaceId: string;
+  readonly actor: Actor;
+  /** The workspace member behind the token, for `current-user` default values. */
+  readonly memberId: string | null;
+}
+
+export type ValuesInput = Readonly<Record<string, unknown>>;
+
+interface ParsedAttribute {
+  readonly attribute: Attribute;
+  readonly values: StoredValue[];
+}
+
+/**
+ * The one write path of every record container: parses each written attribute with its codec,
+ * applies the value-history rules, enforces required, unique and default values, and records
+ * the events — all in one transaction, so a failed write changes nothing.
+ */
+@Injectable()
+export class RecordWriter {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly attributes: AttributeRepository,
+    private readonly store: RecordStore,
+    private readonly lookups: WriteLookupsFactory,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  async create(who: WriteActor, container: Container, values: ValuesInput, options: { parentRecordId?: string | null } = {}): Promise<string> {
+    return this.transactions.run(async () => {
+      const attributes = await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true });
+      const parsed = await this.parse(who, container, attributes, values);
+      await this.applyDefaults(who, attributes, parsed);
+      this.assertRequired(attributes, parsed, null);
+      const recordId = newId();
+      await this.store.insertRecord(who.workspaceId, { id: recordId, containerId: container.id, createdBy: who.actor, parentRecordId: options.parentRecordId });
+      await this.apply(who, recordId, parsed, 'create');
+      const events = CONTAINER_EVENTS[container.kind];
+      await this.outbox.record({
+        eventType: events.created,
+        workspaceId: who.workspaceId,
+        id: { workspace_id: who.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
+        actor: who.actor,
+      });
+      return recordId;
+    });
+  }
+
+  /** Updates a record; returns the attributes whose values changed. Unknown record: null. */
+  async update(who: WriteActor, container: Container, recordId: string, values: ValuesInput, mode: Exclude<WriteMode, 'create'>): Promise<string[] | null> {
+    return this.transactions.run(async () => {
+      const record = await this.store.lockRecord(who.workspaceId, container.id, recordId);
+      if (!record) return null;
+      const attributes = await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true });
+      const parsed = await this.parse(who, container, attributes, values);
+      const changed = await this.apply(who, recordId, parsed, mode);
+      this.assertRequired(attributes, parsed, changed);
+      if (changed.length > 0) await this.store.bumpVersion(who.workspaceId, recordId);
+      const events = CONTAINER_EVENTS[container.kind];
+      if (events.updated) {
+        const updated = events.updated;
+        await this.outbox.record(
+          ...changed.map(
+            (attributeId): DomainEvent => ({
+              eventType: updated,
+              workspaceId: who.workspaceId,
+              id: { workspace_id: who.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId, attribute_id: attributeId },
+              actor: who.actor,
+            }),
+          ),
+        );
+      }
+      return changed;
+    });
+  }
+
+  private async parse(who: WriteActor, container: Container, attributes: Attribute[], values: ValuesInput): Promise<Map<string, ParsedAttribute>> {
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+      throw new ValidationError('data.values must be an object keyed by attribute slug or id');
+    }
+    const bySlug = new Map(attributes.map((a) => [a.slug, a]));
+    const byId = new Map(attributes.map((a) => [a.id, a]));
+    const lookups = this.lookups.forWorkspace(who.workspaceId);
+    const parsed = new Map<string, ParsedAttribute>();
+    for (const [key, raw] of Object.entries(values)) {
+      const attribute = bySlug.get(key) ?? byId.get(key);
+      if (!attribute) throw new ValidationError(`Unknown attribute "${key}" on ${container.kind} "${container.slug}".`, { attribute: key });
+      if (parsed.has(attribute.id)) throw new ValidationError(`Attribute "${attribute.slug}" is given twice (by slug and by id).`);
+      if (attribute.isArchived) throw new ValidationError(`Attribute "${attribute.slug}" is archived and cannot be written.`);
+      if (!attribute.isWritable || isRecordSystemAttribute(attribute)) {
+        throw new DomainError('immutable_value', `Attribute "${attribute.slug}" is set by the system and cannot be written.`, { attribute: attribute.slug });
+      }
+      parsed.set(attribute.id, { attribute, values: await this.parseAttribute(attribute, raw, lookups) });
+    }
+    return parsed;
+  }
+
+  private async parseAttribute(attribute: Attribute, raw: unknown, lookups: WriteLookups): Promise<StoredValue[]> {
+    if (raw === null && attribute.type === 'currency') throw invalidValue(attribute.slug, 'currency attributes do not accept null');
+    const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    if (!attribute.isMultiselect && items.length > 1) {
+      throw invalidValue(attribute.slug, `this attribute holds a single value, but ${items.length} were given`);
+    }
+    const codec = CODECS[attribute.type];
+    const values: StoredValue[] = [];
+    for (const item of items) values.push(...(await codec.parse(item, attribute, lookups)));
+    if (attribute.type === 'record-reference') {
+      const seen = new Set<string>();
+      for (const value of values) {
+        if (seen.has(value.key)) throw invalidValue(attribute.slug, `record ${value.key} is referenced more than once`);
+        seen.add(value.key);
+      }
+    }
+    if (!attribute.isMultiselect && values.length > 1) {
+      throw invalidValue(attribute.slug, `this attribute holds a single value, but the reference matched ${values.length} records`);
+    }
+    return values;
+  }
+
+  /** Applies value plans; returns the ids of attributes whose current values changed. */
+  private async apply(who: WriteActor, recordId: string, parsed: Map<string, ParsedAttribute>, mode: WriteMode): Promise<string[]> {
+    const attributeIds = [...parsed.keys()];
+    const current = mode === 'create' || attributeIds.length === 0 ? [] : await this.store.currentValues(who.workspaceId, [recordId], attributeIds);
+    const changed: string[] = [];
+    for (const { attribute, values } of parsed.values()) {
+      const held = current.filter((row) => row.attributeId === attribute.id).map((row) => ({ ...row, key: valueKey(attribute.type, row) }));
+      const plan = planValues(held, values, attribute.isMultiselect, mode);
+      if (plan.close.length === 0 && plan.open.length === 0) continue;
+      changed.push(attribute.id);
+      await this.store.closeValues(who.workspaceId, plan.close.map((row) => row.id));
+      if (attribute.isUnique) {
+        await this.store.releaseUniqueValues(who.workspaceId, attribute.id, plan.close.map((row) => row.key), recordId);
+        for (const value of plan.open) {
+          const holder = await this.store.claimUniqueValue(who.workspaceId, attribute.id, value.key, recordId);
+          if (holder) {
+            throw new ConflictError('uniqueness_conflict', `The value "${value.key}" of unique attribute "${attribute.slug}" already belongs to record ${holder}.`, {
+              attribute: attribute.slug,
+              conflicting_record_id: holder,
+            });
+          }
+        }
+      }
+      await this.store.openValues(who.workspaceId, recordId, attribute.id, plan.open, who.actor);
+    }
+    return changed;
+  }
+
+  private async applyDefaults(who: WriteActor, attributes: Attribute[], parsed: Map<string, ParsedAttribute>): Promise<void> {
+    const lookups = this.lookups.forWorkspace(who.workspaceId);
+    for (const attribute of attributes) {
+      if (!attribute.defaultValue || attribute.isArchived || parsed.has(attribute.id)) continue;
+      if (attribute.defaultValue.type === 'dynamic') {
+        if (attribute.defaultValue.template === 'current-user' && who.memberId) {
+          parsed.set(attribute.id, { attribute, values: await this.parseAttribute(attribute, { referenced_actor_type: 'workspace-member', referenced_actor_id: who.memberId }, lookups) });
+        } else if (attribute.type === 'timestamp' || attribute.type === 'date') {
+          parsed.set(attribute.id, { attribute, values: await this.parseAttribute(attribute, new Date().toISOString(), lookups) });
+        }
+      } else {
+        parsed.set(attribute.id, { attribute, values: await this.parseAttribute(attribute, attribute.defaultValue.template, lookups) });
+      }
+    }
+  }
+
+  /** On create every required attribute needs a value; on update a required one cannot be emptied. */
+  private assertRequired(attributes: Attribute[], parsed: Map<string, ParsedAttribute>, changed: string[] | null): void {
+    for (const attribute of attributes) {
+      if (!attribute.isRequired || attribute.isArchived || isRecordSystemAttribute(attribute)) continue;
+      const written = parsed.get(attribute.id);
+      if (changed === null ? !written || written.values.length === 0 : written !== undefined && written.values.length === 0) {
+        throw new DomainError('missing_value', `Required attribute "${attribute.slug}" needs a value.`, { attribute: attribute.slug });
+      }
+    }
+  }
+}

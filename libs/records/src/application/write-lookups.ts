@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { WorkspaceMemberRepository } from '@workbase/access';
+import { isUuid } from '@workbase/shared/kernel';
+import type { AttributeDescriptor, OptionView, ResolvedReference, StatusView, WriteLookups } from '../domain/codecs';
+import { isPlainObject } from '../domain/codecs';
+import { invalidValue, valueNotFound } from '../domain/value-error';
+import { ObjectRepository } from '../infrastructure/object.repository';
+import { OptionRepository } from '../infrastructure/option.repository';
+import { RecordStore } from '../infrastructure/record.store';
+import { RecordMatcher } from './record-matcher';
+
+const ENVELOPE_KEYS = new Set(['active_from', 'active_until', 'created_by_actor', 'attribute_type']);
+
+/** The lookups codecs need, bound to one workspace. */
+@Injectable()
+export class WriteLookupsFactory {
+  constructor(
+    private readonly options: OptionRepository,
+    private readonly members: WorkspaceMemberRepository,
+    private readonly objects: ObjectRepository,
+    private readonly store: RecordStore,
+    private readonly matcher: RecordMatcher,
+  ) {}
+
+  forWorkspace(workspaceId: string): WriteLookups {
+    return {
+      findOption: async (attribute: AttributeDescriptor, idOrTitle: string): Promise<OptionView | null> => {
+        const option = await this.options.findOption(workspaceId, attribute.id, idOrTitle);
+        return option && { id: option.id, title: option.title, isArchived: option.isArchived };
+      },
+      findStatus: async (attribute: AttributeDescriptor, idOrTitle: string): Promise<StatusView | null> => {
+        const status = await this.options.findStatus(workspaceId, attribute.id, idOrTitle);
+        return (
+          status && {
+            id: status.id,
+            title: status.title,
+            isArchived: status.isArchived,
+            celebrationEnabled: status.celebrationEnabled,
+            targetTimeInStatus: status.targetTimeInStatus,
+          }
+        );
+      },
+      findMemberIdByEmail: async (email: string) => (await this.members.findByEmail(workspaceId, email))?.id ?? null,
+      memberExists: async (memberId: string) => (await this.members.findById(workspaceId, memberId)) !== null,
+      resolveRecordReference: (attribute, input) => this.resolveReference(workspaceId, attribute, input),
+    };
+  }
+
+  private async resolveReference(workspaceId: string, attribute: AttributeDescriptor, input: Record<string, unknown>): Promise<ResolvedReference> {
+    const targetObject = input.target_object;
+    if (typeof targetObject !== 'string' || targetObject === '') {
+      throw invalidValue(attribute.slug, 'a record reference needs "target_object" (an object slug or id)', input);
+    }
+    const target = await this.objects.findBySlugOrId(workspaceId, targetObject);
+    if (!target) throw valueNotFound(attribute.slug, `target object "${targetObject}" not found.`);
+    const allowed = attribute.config.record_reference?.allowed_object_ids;
+    if (allowed && !allowed.includes(target.id)) {
+      throw invalidValue(attribute.slug, `records of object "${target.apiSlug}" cannot be referenced here`);
+    }
+    const rest = Object.keys(input).filter((key) => key !== 'target_object' && !ENVELOPE_KEYS.has(key));
+
+    if ('target_record_id' in input) {
+      const recordId = input.target_record_id;
+      if (rest.length !== 1) throw invalidValue(attribute.slug, 'give either target_record_id or a matching value, not both', input);
+      if (!isUuid(recordId)) throw invalidValue(attribute.slug, 'target_record_id must be a UUID', input);
+      const found = await this.store.existingIds(workspaceId, target.id, [recordId]);
+      if (!found.has(recordId)) throw valueNotFound(attribute.slug, `no ${target.apiSlug} record with id "${recordId}".`);
+      return { targetObjectId: target.id, recordIds: [recordId] };
+    }
+    if ('target_record_reference' in input) {
+      if (rest.length !== 1 || !isPlainObject(input.target_record_reference)) {
+        throw invalidValue(attribute.slug, 'target_record_reference must be an object and the only key beside target_object', input);
+      }
+      const recordIds = await this.matcher.matchReference(workspaceId, attribute.slug, target, input.target_record_reference);
+      return { targetObjectId: target.id, recordIds };
+    }
+    if (rest.length === 0) {
+      throw invalidValue(attribute.slug, 'a record reference needs target_record_id, a matching attribute value, or target_record_reference', input);
+    }
+    if (rest.length > 1) throw invalidValue(attribute.slug, `match on one attribute at a time (got ${rest.join(', ')})`, input);
+    const recordIds = await this.matcher.matchUniqueValue(workspaceId, attribute.slug, target, rest[0], input[rest[0]]);
+    return { targetObjectId: target.id, recordIds };
+  }
+}

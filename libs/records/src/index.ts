@@ -1,0 +1,18 @@
+export { RecordsModule } from './records.module';
+export { StandardObjectsInitializer } from './application/standard-objects.initializer';
+export { RecordService, recordNotFound } from './application/record-service';
+export { RecordWriter, type WriteActor, type ValuesInput } from './application/record-writer';
+export { RecordReader, type RecordView, type ValueEnvelope } from './application/record-reader';
+export { AttributeCatalog } from './application/attribute-catalog';
+export { ContainerResolver } from './application/container-resolver';
+export { CONTAINER_EVENTS, type Container } from './application/container';
+export { RecordStore, type RecordRow } from './infrastructure/record.store';
+export { AttributeRepository } from './infrastructure/attribute.repository';
+export { ObjectRepository } from './infrastructure/object.repository';
+export { createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
+export { AttributePresenter } from './interface/http/attribute-presenter';
+export { RecordWriteRequest } from './interface/http/requests';
+export { RecordEnvelope, toRecordResponse, EmptyResponse } from './interface/http/responses';
+export { writeActor, recordIdPipe } from './interface/http/object-records.controller';
+export type { Attribute, ContainerKind } from './domain/attribute';
+export type { AttributeType } from './domain/attribute-type';

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Attribute, DefaultValue } from '../domain/attribute';
+import type { AttributeConfig, AttributeType } from '../domain/attribute-type';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AttributeOrmEntity } from './orm-entities';
+
+export type NewAttribute = Omit<Attribute, 'createdAt' | 'position'> & { position?: number };
+
+@Injectable()
+export class AttributeRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private get repo() {
+    return this.transactions.manager().getRepository(AttributeOrmEntity);
+  }
+
+  async listByContainer(workspaceId: string, containerId: string, options: { includeArchived?: boolean; limit?: number; offset?: number } = {}): Promise<Attribute[]> {
+    const rows = await this.repo.find({
+      where: { workspaceId, containerId, ...(options.includeArchived ? {} : { isArchived: false }) },
+      order: { position: 'ASC', id: 'ASC' },
+      take: options.limit,
+      skip: options.offset,
+    });
+    return rows.map(toAttribute);
+  }
+
+  async findBySlugOrId(workspaceId: string, containerId: string, slugOrId: string): Promise<Attribute | null> {
+    const row = await this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, containerId, id: slugOrId } : { workspaceId, containerId, apiSlug: slugOrId });
+    return row ? toAttribute(row) : null;
+  }
+
+  async findById(workspaceId: string, attributeId: string): Promise<Attribute | null> {
+    const row = await this.repo.findOneBy({ workspaceId, id: attributeId });
+    return row ? toAttribute(row) : null;
+  }
+
+  async slugTaken(workspaceId: string, containerId: string, slug: string, exceptId?: string): Promise<boolean> {
+    const found = await this.repo.findOneBy({ workspaceId, containerId, apiSlug: slug });
+    return found !== null && found.id !== exceptId;
+  }
+
+  async nextPosition(workspaceId: string, containerId: string): Promise<number> {
+    const [{ next }] = await this.transactions
+      .manager()
+      .query(`SELECT COALESCE(MAX(position), -1) + 1 AS next FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, containerId]);
+    return Number(next);
+  }
+
+  async insert(attributes: NewAttribute[]): Promise<void> {
+    if (attributes.length === 0) return;
+    await this.repo.insert(
+      attributes.map((a) => ({
+        workspaceId: a.workspaceId,
+        id: a.id,
+        containerKind: a.containerKind,
+        containerId: a.containerId,
+        apiSlug: a.slug,
+        title: a.title,
+        description: a.description,
+        type: a.type,
+        isSystem: a.isSystem,
+        isWritable: a.isWritable,
+        isRequired: a.isRequired,
+        isUnique: a.isUnique,
+        isMultiselect: a.isMultiselect,
+        isArchived: a.isArchived,
+        isInherited: a.isInherited,
+        defaultValue: a.defaultValue as unknown,
+        config: a.config as Record<string, unknown>,
+        relationshipAttributeId: a.relationshipAttributeId,
+        position: a.position ?? 0,
+      })) as QueryDeepPartialEntity<AttributeOrmEntity>[],
+    );
+  }
+
+  async update(
+    workspaceId: string,
+    attributeId: string,
+    changes: Partial<Pick<Attribute, 'title' | 'description' | 'slug' | 'isRequired' | 'isUnique' | 'isArchived' | 'defaultValue' | 'config' | 'relationshipAttributeId'>>,
+  ): Promise<void> {
+    const { slug, defaultValue, config, ...rest } = changes;
+    await this.repo.update(
+      { workspaceId, id: attributeId },
+      {
+        ...rest,
+        ...(slug !== undefined ? { apiSlug: slug } : {}),
+        ...(defaultValue !== undefined ? { defaultValue: defaultValue as unknown } : {}),
+        ...(config !== undefined ? { config: config as Record<string, unknown> } : {}),
+      } as QueryDeepPartialEntity<AttributeOrmEntity>,
+    );
+  }
+}
+
+export function toAttribute(row: AttributeOrmEntity): Attribute {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    containerId: row.containerId,
+    containerKind: row.containerKind,
+    slug: row.apiSlug,
+    title: row.title,
+    description: row.description,
+    type: row.type as AttributeType,
+    isSystem: row.isSystem,
+    isWritable: row.isWritable,
+    isRequired: row.isRequired,
+    isUnique: row.isUnique,
+    isMultiselect: row.isMultiselect,
+    isArchived: row.isArchived,
+    isInherited: row.isInherited,
+    defaultValue: (row.defaultValue as DefaultValue | null) ?? null,
+    config: (row.config ?? {}) as AttributeConfig,
+    relationshipAttributeId: row.relationshipAttributeId,
+    position: row.position,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { ObjectOrmEntity } from './orm-entities';
+
+@Injectable()
+export class ObjectRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private get repo() {
+    return this.transactions.manager().getRepository(ObjectOrmEntity);
+  }
+
+  listInWorkspace(workspaceId: string): Promise<ObjectOrmEntity[]> {
+    return this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', apiSlug: 'ASC' } });
+  }
+
+  findBySlugOrId(workspaceId: string, slugOrId: string): Promise<ObjectOrmEntity | null> {
+    return this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, id: slugOrId } : { workspaceId, apiSlug: slugOrId });
+  }
+
+  async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {
+    const found = await this.repo.findOneBy({ workspaceId, apiSlug: slug });
+    return found !== null && found.id !== exceptId;
+  }
+
+  async insert(objects: Array<Omit<ObjectOrmEntity, 'createdAt'>>): Promise<void> {
+    if (objects.length > 0) await this.repo.insert(objects);
+  }
+
+  async update(workspaceId: string, id: string, changes: Partial<Pick<ObjectOrmEntity, 'apiSlug' | 'singularNoun' | 'pluralNoun'>>): Promise<void> {
+    await this.repo.update({ workspaceId, id }, changes);
+  }
+}

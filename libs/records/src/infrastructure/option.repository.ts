@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { In } from 'typeorm';
+import { SelectOptionOrmEntity, StatusOrmEntity } from './orm-entities';
+
+/** Select options and statuses: both are titled, archivable choices owned by one attribute. */
+@Injectable()
+export class OptionRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private get options() {
+    return this.transactions.manager().getRepository(SelectOptionOrmEntity);
+  }
+
+  private get statuses() {
+    return this.transactions.manager().getRepository(StatusOrmEntity);
+  }
+
+  listOptions(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<SelectOptionOrmEntity[]> {
+    if (attributeIds.length === 0) return Promise.resolve([]);
+    return this.options.find({
+      where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
+      order: { position: 'ASC', id: 'ASC' },
+    });
+  }
+
+  findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOptionOrmEntity | null> {
+    return this.options.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+  }
+
+  async insertOptions(rows: Array<Omit<SelectOptionOrmEntity, 'createdAt'>>): Promise<void> {
+    if (rows.length > 0) await this.options.insert(rows);
+  }
+
+  async updateOption(workspaceId: string, id: string, changes: Partial<Pick<SelectOptionOrmEntity, 'title' | 'isArchived'>>): Promise<void> {
+    await this.options.update({ workspaceId, id }, changes);
+  }
+
+  listStatuses(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<StatusOrmEntity[]> {
+    if (attributeIds.length === 0) return Promise.resolve([]);
+    return this.statuses.find({
+      where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
+      order: { position: 'ASC', id: 'ASC' },
+    });
+  }
+
+  findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<StatusOrmEntity | null> {
+    return this.statuses.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+  }
+
+  async insertStatuses(rows: Array<Omit<StatusOrmEntity, 'createdAt'>>): Promise<void> {
+    if (rows.length > 0) await this.statuses.insert(rows);
+  }
+
+  async updateStatus(
+    workspaceId: string,
+    id: string,
+    changes: Partial<Pick<StatusOrmEntity, 'title' | 'isArchived' | 'celebrationEnabled' | 'targetTimeInStatus'>>,
+  ): Promise<void> {
+    await this.statuses.update({ workspaceId, id }, changes);
+  }
+
+  async nextPosition(workspaceId: string, attributeId: string, kind: 'option' | 'status'): Promise<number> {
+    const table = kind === 'option' ? 'select_options' : 'statuses';
+    const [{ next }] = await this.transactions
+      .manager()
+      .query(`SELECT COALESCE(MAX(position), -1) + 1 AS next FROM ${table} WHERE workspace_id = $1 AND attribute_id = $2`, [workspaceId, attributeId]);
+    return Number(next);
+  }
+}

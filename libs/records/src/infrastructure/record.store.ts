@@ -1,0 +1,240 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import type { StoredValue, StoredValueRow } from '../domain/stored-value';
+import { isoNanos } from './sql';
+
+export interface RecordRow {
+  readonly id: string;
+  readonly containerId: string;
+  readonly parentRecordId: string | null;
+  readonly createdAt: string;
+  readonly createdBy: Actor;
+  readonly version: number;
+}
+
+const RECORD_COLUMNS = `id, container_id, parent_record_id, ${isoNanos('created_at')} AS created_at, created_by, version`;
+const VALUE_COLUMNS = `id::text AS id, record_id, attribute_id, ${isoNanos('active_from')} AS active_from, ${isoNanos('active_until')} AS active_until,
+  created_by, value_text, value_number::text AS value_number, value_bool, to_char(value_date, 'YYYY-MM-DD') AS value_date,
+  value_timestamp, value_ref, value_ref_type, value_json`;
+
+interface RawRecord {
+  id: string;
+  container_id: string;
+  parent_record_id: string | null;
+  created_at: string;
+  created_by: Actor;
+  version: string;
+}
+
+interface RawValue {
+  id: string;
+  record_id: string;
+  attribute_id: string;
+  active_from: string;
+  active_until: string | null;
+  created_by: Actor;
+  value_text: string | null;
+  value_number: string | null;
+  value_bool: boolean | null;
+  value_date: string | null;
+  value_timestamp: Date | null;
+  value_ref: string | null;
+  value_ref_type: string | null;
+  value_json: Record<string, unknown> | null;
+}
+
+export interface ValueRowWithRecord extends StoredValueRow {
+  readonly recordId: string;
+  readonly activeFromText: string;
+  readonly activeUntilText: string | null;
+}
+
+/**
+ * Records and their value history, in SQL: the hot paths of the engine. Every statement is
+ * scoped by workspace_id first, matching the primary keys and indexes.
+ */
+@Injectable()
+export class RecordStore {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private query<T>(sql: string, params: unknown[]): Promise<T> {
+    return this.transactions.manager().query(sql, params);
+  }
+
+  async insertRecord(workspaceId: string, record: { id: string; containerId: string; createdBy: Actor; parentRecordId?: string | null }): Promise<RecordRow> {
+    const rows = await this.query<RawRecord[]>(
+      `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`,
+      [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, JSON.stringify(record.createdBy)],
+    );
+    return toRecord(rows[0]);
+  }
+
+  async findRecord(workspaceId: string, containerId: string, recordId: string): Promise<RecordRow | null> {
+    const rows = await this.query<RawRecord[]>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3`, [workspaceId, recordId, containerId]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Locks the record for the rest of the transaction, so that concurrent writes serialise. */
+  async lockRecord(workspaceId: string, containerId: string, recordId: string, options: { noWait?: boolean } = {}): Promise<RecordRow | null> {
+    const rows = await this.query<RawRecord[]>(
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3 FOR UPDATE${options.noWait ? ' NOWAIT' : ''}`,
+      [workspaceId, recordId, containerId],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findRecordsByIds(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<RecordRow[]> {
+    if (recordIds.length === 0) return [];
+    const rows = await this.query<RawRecord[]>(
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND container_id = $3`,
+      [workspaceId, recordIds, containerId],
+    );
+    const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
+    return recordIds.map((id) => byId.get(id)).filter((row): row is RecordRow => row !== undefined);
+  }
+
+  /** Which of these ids are records of the container. */
+  async existingIds(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<Set<string>> {
+    if (recordIds.length === 0) return new Set();
+    const rows = await this.query<Array<{ id: string }>>(
+      `SELECT id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND container_id = $3`,
+      [workspaceId, recordIds, containerId],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async bumpVersion(workspaceId: string, recordId: string): Promise<void> {
+    await this.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
+  }
+
+  async deleteRecord(workspaceId: string, containerId: string, recordId: string): Promise<boolean> {
+    const rows = await this.query<Array<{ id: string }>>(`DELETE FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3 RETURNING id`, [workspaceId, recordId, containerId]);
+    return rows.length > 0;
+  }
+
+  /** Current values of the records, optionally of some attributes only, in write order. */
+  async currentValues(workspaceId: string, recordIds: readonly string[], attributeIds?: readonly string[]): Promise<ValueRowWithRecord[]> {
+    if (recordIds.length === 0) return [];
+    const rows = await this.query<RawValue[]>(
+      `SELECT ${VALUE_COLUMNS} FROM record_values
+        WHERE workspace_id = $1 AND record_id = ANY ($2::uuid[]) AND active_until IS NULL
+          ${attributeIds ? 'AND attribute_id = ANY ($3::uuid[])' : ''}
+        ORDER BY record_id, attribute_id, id`,
+      attributeIds ? [workspaceId, recordIds, attributeIds] : [workspaceId, recordIds],
+    );
+    return rows.map(toValue);
+  }
+
+  /** Every value an attribute of a record has had, oldest first. */
+  async valueHistory(workspaceId: string, recordId: string, attributeId: string, page: { limit?: number; offset?: number } = {}): Promise<ValueRowWithRecord[]> {
+    const rows = await this.query<RawValue[]>(
+      `SELECT ${VALUE_COLUMNS} FROM record_values
+        WHERE workspace_id = $1 AND record_id = $2 AND attribute_id = $3
+        ORDER BY active_from, id LIMIT $4 OFFSET $5`,
+      [workspaceId, recordId, attributeId, page.limit ?? null, page.offset ?? 0],
+    );
+    return rows.map(toValue);
+  }
+
+  async closeValues(workspaceId: string, valueIds: readonly string[]): Promise<void> {
+    if (valueIds.length === 0) return;
+    await this.query(`UPDATE record_values SET active_until = now() WHERE workspace_id = $1 AND id = ANY ($2::bigint[]) AND active_until IS NULL`, [workspaceId, valueIds]);
+  }
+
+  async openValues(workspaceId: string, recordId: string, attributeId: string, values: readonly StoredValue[], actor: Actor): Promise<void> {
+    if (values.length === 0) return;
+    const params: unknown[] = [workspaceId, recordId, attributeId, JSON.stringify(actor)];
+    const tuples = values.map((value) => {
+      const base = params.length;
+      params.push(
+        value.text ?? null,
+        value.number ?? null,
+        value.bool ?? null,
+        value.date ?? null,
+        value.timestamp ?? null,
+        value.ref ?? null,
+        value.refType ?? null,
+        value.json ? JSON.stringify(value.json) : null,
+      );
+      const p = (i: number) => `$${base + i}`;
+      return `($1, $2, $3, now(), $4::jsonb, ${p(1)}, ${p(2)}::numeric, ${p(3)}::boolean, ${p(4)}::date, ${p(5)}::timestamptz, ${p(6)}::uuid, ${p(7)}, ${p(8)}::jsonb)`;
+    });
+    await this.query(
+      `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
+         value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
+       VALUES ${tuples.join(', ')}`,
+      params,
+    );
+  }
+
+  /**
+   * Claims a unique value for a record. Returns the record that already holds it, if another
+   * does; the primary key makes two concurrent claims of one value impossible.
+   */
+  async claimUniqueValue(workspaceId: string, attributeId: string, key: string, recordId: string): Promise<string | null> {
+    const inserted = await this.query<Array<{ record_id: string }>>(
+      `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING RETURNING record_id`,
+      [workspaceId, attributeId, key, recordId],
+    );
+    if (inserted.length > 0) return null;
+    const holder = await this.query<Array<{ record_id: string }>>(
+      `SELECT record_id FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2 AND value_key = $3`,
+      [workspaceId, attributeId, key],
+    );
+    const holderId = holder[0]?.record_id ?? null;
+    return holderId === recordId ? null : holderId;
+  }
+
+  async releaseUniqueValues(workspaceId: string, attributeId: string, keys: readonly string[], recordId: string): Promise<void> {
+    if (keys.length === 0) return;
+    await this.query(
+      `DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2 AND value_key = ANY ($3::text[]) AND record_id = $4`,
+      [workspaceId, attributeId, keys, recordId],
+    );
+  }
+
+  /** Records of a container holding one of these keys of a unique attribute. */
+  async findByUniqueKeys(workspaceId: string, attributeId: string, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
+    if (keys.length === 0) return [];
+    const rows = await this.query<Array<{ value_key: string; record_id: string }>>(
+      `SELECT value_key, record_id FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2 AND value_key = ANY ($3::text[])`,
+      [workspaceId, attributeId, keys],
+    );
+    return rows.map((row) => ({ key: row.value_key, recordId: row.record_id }));
+  }
+}
+
+function toRecord(row: RawRecord): RecordRow {
+  return {
+    id: row.id,
+    containerId: row.container_id,
+    parentRecordId: row.parent_record_id,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    version: Number(row.version),
+  };
+}
+
+function toValue(row: RawValue): ValueRowWithRecord {
+  return {
+    id: row.id,
+    key: '',
+    recordId: row.record_id,
+    attributeId: row.attribute_id,
+    activeFrom: new Date(row.active_from),
+    activeUntil: row.active_until ? new Date(row.active_until) : null,
+    activeFromText: row.active_from,
+    activeUntilText: row.active_until,
+    createdBy: row.created_by,
+    text: row.value_text,
+    number: row.value_number,
+    bool: row.value_bool,
+    date: row.value_date,
+    timestamp: row.value_timestamp ? row.value_timestamp.toISOString() : null,
+    ref: row.value_ref,
+    refType: row.value_ref_type,
+    json: row.value_json,
+  };
+}

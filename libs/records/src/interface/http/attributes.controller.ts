@@ -1,0 +1,286 @@
+import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { type Scope, ValidationError } from '@workbase/shared/kernel';
+import { AttributeCatalog } from '../../application/attribute-catalog';
+import type { Container } from '../../application/container';
+import { AttributePresenter } from './attribute-presenter';
+import { ListAttributesQuery, ShowArchivedQuery } from './query-params';
+import {
+  AttributeCreateRequest,
+  AttributeUpdateRequest,
+  OptionCreateRequest,
+  OptionUpdateRequest,
+  StatusCreateRequest,
+  StatusUpdateRequest,
+} from './requests';
+import {
+  AttributeEnvelope,
+  AttributeListEnvelope,
+  SelectOptionEnvelope,
+  SelectOptionListEnvelope,
+  StatusEnvelope,
+  StatusListEnvelope,
+  toOptionResponse,
+  toStatusResponse,
+} from './responses';
+
+/** Resolves a path identifier of one target (objects, lists, activities) to a container. */
+export interface ContainerLookup {
+  resolve(workspaceId: string, identifier: string): Promise<Container>;
+}
+
+export interface AttributeTarget {
+  /** Path segment: `objects`, `lists` or `activities`. */
+  readonly path: string;
+  readonly noun: string;
+  readonly tag: string;
+  readonly readScopes: readonly Scope[];
+  readonly writeScopes: readonly Scope[];
+  /** Status attributes exist on this target (activities have none). */
+  readonly supportsStatuses: boolean;
+  /** DI token of the ContainerLookup for this target. */
+  readonly lookup: string | symbol | Type<ContainerLookup>;
+}
+
+/**
+ * The attribute endpoints of one container target. Each target gets its own controller class so
+ * that its scopes are declared (and documented) per route, while the behaviour is shared.
+ */
+export function createAttributesController(target: AttributeTarget): Type<unknown> {
+  const param = { name: 'identifier', description: `${target.noun} UUID or api_slug` };
+  const attributeParam = { name: 'attribute', description: 'Attribute UUID or api_slug' };
+
+  @ApiTags(target.tag)
+  @Controller(`v2/${target.path}/:identifier/attributes`)
+  class AttributesController {
+    constructor(
+      private readonly catalog: AttributeCatalog,
+      private readonly presenter: AttributePresenter,
+      @Inject(target.lookup) private readonly lookup: ContainerLookup,
+    ) {}
+
+    @Get()
+    @RequireScopes(...target.readScopes)
+    @ApiOperation({ summary: `List ${target.noun} attributes`, description: 'In display order. Inherited schema attributes are listed like custom ones.' })
+    @ApiParam(param)
+    @ApiOkResponse({ type: AttributeListEnvelope })
+    @ApiStandardErrors()
+    async list(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Query() query: ListAttributesQuery): Promise<AttributeListEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const attributes = await this.catalog.list(container, { limit: query.limit, offset: query.offset, showArchived: query.show_archived });
+      return { data: await this.presenter.present(attributes) };
+    }
+
+    @Post()
+
+    @HttpCode(200)
+    @RequireScopes(...target.writeScopes)
+    @ApiOperation({ summary: `Create a ${target.noun} attribute` })
+    @ApiParam(param)
+    @ApiOkResponse({ type: AttributeEnvelope })
+    @ApiStandardErrors()
+    @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the api_slug is taken' })
+    async create(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Body() body: AttributeCreateRequest): Promise<AttributeEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const d = body.data;
+      const attribute = await this.catalog.create(
+        container,
+        {
+          title: d.title,
+          description: d.description ?? null,
+          apiSlug: d.api_slug,
+          type: d.type,
+          isRequired: d.is_required,
+          isUnique: d.is_unique,
+          isMultiselect: d.is_multiselect,
+          defaultValue: d.default_value,
+          config: d.config,
+          relationship: d.relationship ?? null,
+        },
+        auth.actor,
+      );
+      return { data: await this.presenter.presentOne(attribute) };
+    }
+
+    @Get(':attribute')
+    @RequireScopes(...target.readScopes)
+    @ApiOperation({ summary: `Get a ${target.noun} attribute` })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiOkResponse({ type: AttributeEnvelope })
+    @ApiStandardErrors()
+    async get(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Param('attribute') attribute: string): Promise<AttributeEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      return { data: await this.presenter.presentOne(await this.catalog.get(container, attribute)) };
+    }
+
+    @Patch(':attribute')
+    @RequireScopes(...target.writeScopes)
+    @ApiOperation({ summary: `Update a ${target.noun} attribute`, description: 'System attributes: 400 `system_edit_unauthorized`; inherited attributes: 400.' })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiOkResponse({ type: AttributeEnvelope })
+    @ApiStandardErrors()
+    async update(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Body() body: AttributeUpdateRequest,
+    ): Promise<AttributeEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const d = body.data;
+      const attribute = await this.catalog.update(
+        container,
+        attributeKey,
+        {
+          title: d.title,
+          description: d.description,
+          apiSlug: d.api_slug,
+          isRequired: d.is_required,
+          isUnique: d.is_unique,
+          defaultValue: d.default_value,
+          config: d.config,
+          isArchived: d.is_archived,
+        },
+        auth.actor,
+      );
+      return { data: await this.presenter.presentOne(attribute) };
+    }
+
+    @Get(':attribute/options')
+    @RequireScopes(...target.readScopes)
+    @ApiOperation({ summary: 'List select options' })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiOkResponse({ type: SelectOptionListEnvelope })
+    @ApiStandardErrors()
+    async listOptions(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Query() query: ShowArchivedQuery,
+    ): Promise<SelectOptionListEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const { attribute, options } = await this.catalog.listOptions(container, attributeKey, query.show_archived ?? false);
+      return { data: options.map((option) => toOptionResponse(attribute, option)) };
+    }
+
+    @Post(':attribute/options')
+
+    @HttpCode(200)
+    @RequireScopes(...target.writeScopes)
+    @ApiOperation({ summary: 'Create a select option' })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiOkResponse({ type: SelectOptionEnvelope })
+    @ApiStandardErrors()
+    @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the title is taken' })
+    async createOption(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Body() body: OptionCreateRequest,
+    ): Promise<SelectOptionEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const { attribute, option } = await this.catalog.createOption(container, attributeKey, body.data.title);
+      return { data: toOptionResponse(attribute, option) };
+    }
+
+    @Patch(':attribute/options/:option')
+    @RequireScopes(...target.writeScopes)
+    @ApiOperation({ summary: 'Update a select option', description: '`{option}` is the option UUID or its title. Archive instead of deleting.' })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiParam({ name: 'option', description: 'Option UUID or title' })
+    @ApiOkResponse({ type: SelectOptionEnvelope })
+    @ApiStandardErrors()
+    async updateOption(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Param('option') optionKey: string,
+      @Body() body: OptionUpdateRequest,
+    ): Promise<SelectOptionEnvelope> {
+      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const { attribute, option } = await this.catalog.updateOption(container, attributeKey, optionKey, { title: body.data.title, isArchived: body.data.is_archived });
+      return { data: toOptionResponse(attribute, option) };
+    }
+
+    @Get(':attribute/statuses')
+    @RequireScopes(...target.readScopes)
+    @ApiOperation({ summary: 'List statuses', description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.` })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiOkResponse({ type: StatusListEnvelope })
+    @ApiStandardErrors()
+    async listStatuses(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Query() query: ShowArchivedQuery,
+    ): Promise<StatusListEnvelope> {
+      const container = await this.statusContainer(auth, identifier);
+      const { attribute, statuses } = await this.catalog.listStatuses(container, attributeKey, query.show_archived ?? false);
+      return { data: statuses.map((status) => toStatusResponse(attribute, status)) };
+    }
+
+    @Post(':attribute/statuses')
+
+    @HttpCode(200)
+    @RequireScopes(...target.writeScopes)
+    @ApiOperation({ summary: 'Create a status', description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.` })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiOkResponse({ type: StatusEnvelope })
+    @ApiStandardErrors()
+    @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the title is taken' })
+    async createStatus(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Body() body: StatusCreateRequest,
+    ): Promise<StatusEnvelope> {
+      const container = await this.statusContainer(auth, identifier);
+      const { attribute, status } = await this.catalog.createStatus(container, attributeKey, {
+        title: body.data.title,
+        celebrationEnabled: body.data.celebration_enabled,
+        targetTimeInStatus: body.data.target_time_in_status,
+      });
+      return { data: toStatusResponse(attribute, status) };
+    }
+
+    @Patch(':attribute/statuses/:status')
+    @RequireScopes(...target.writeScopes)
+    @ApiOperation({ summary: 'Update a status', description: '`{status}` is the status UUID or its title.' })
+    @ApiParam(param)
+    @ApiParam(attributeParam)
+    @ApiParam({ name: 'status', description: 'Status UUID or title' })
+    @ApiOkResponse({ type: StatusEnvelope })
+    @ApiStandardErrors()
+    async updateStatus(
+      @CurrentAuth() auth: AuthContext,
+      @Param('identifier') identifier: string,
+      @Param('attribute') attributeKey: string,
+      @Param('status') statusKey: string,
+      @Body() body: StatusUpdateRequest,
+    ): Promise<StatusEnvelope> {
+      const container = await this.statusContainer(auth, identifier);
+      const { attribute, status } = await this.catalog.updateStatus(container, attributeKey, statusKey, {
+        title: body.data.title,
+        isArchived: body.data.is_archived,
+        celebrationEnabled: body.data.celebration_enabled,
+        targetTimeInStatus: body.data.target_time_in_status,
+      });
+      return { data: toStatusResponse(attribute, status) };
+    }
+
+    private async statusContainer(auth: AuthContext, identifier: string): Promise<Container> {
+      if (!target.supportsStatuses) throw new ValidationError(`Status endpoints do not accept "${target.path}" as a target.`);
+      return this.lookup.resolve(auth.workspaceId, identifier);
+    }
+  }
+
+  Object.defineProperty(AttributesController, 'name', { value: `${target.tag.replace(/\W/g, '')}AttributesController` });
+  return AttributesController;
+}

@@ -1,0 +1,120 @@
+import { Body, Controller, HttpCode, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
+import { ContainerResolver } from '../../application/container-resolver';
+import { RecordService } from '../../application/record-service';
+import type { WriteActor } from '../../application/record-writer';
+import { ValuesQuery } from './query-params';
+import { RecordWriteRequest } from './requests';
+import { EmptyResponse, RecordEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
+
+const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
+const recordParam = { name: 'record_id', description: 'Record UUID' };
+export const recordIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Record not found: record_id must be a UUID.') });
+
+export function writeActor(auth: AuthContext): WriteActor {
+  return { workspaceId: auth.workspaceId, actor: auth.actor, memberId: auth.memberId };
+}
+
+@ApiTags('Records')
+@Controller('v2/objects/:object/records')
+export class ObjectRecordsController {
+  constructor(
+    private readonly records: RecordService,
+    private readonly containers: ContainerResolver,
+  ) {}
+
+  @Post()
+
+  @HttpCode(200)
+  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
+  @ApiOperation({ summary: 'Create a record', description: 'Fails on a conflict of a unique attribute (409 `uniqueness_conflict`).' })
+  @ApiParam(objectParam)
+  @ApiOkResponse({ type: RecordEnvelope })
+  @ApiStandardErrors()
+  @ApiConflictResponse({ type: ApiErrorResponse, description: '`uniqueness_conflict`: a unique value belongs to another record' })
+  async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    return { data: toRecordResponse(await this.records.create(writeActor(auth), container, body.data.values)) };
+  }
+
+  @Get(':record_id')
+  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
+  @ApiOperation({ summary: 'Get a record' })
+  @ApiParam(objectParam)
+  @ApiParam(recordParam)
+  @ApiOkResponse({ type: RecordEnvelope })
+  @ApiStandardErrors()
+  async get(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<RecordEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    return { data: toRecordResponse(await this.records.get(container, recordId)) };
+  }
+
+  @Patch(':record_id')
+  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
+  @ApiOperation({ summary: 'Update a record (append multiselect values)', description: 'Values of multiselect attributes are added to the existing ones.' })
+  @ApiParam(objectParam)
+  @ApiParam(recordParam)
+  @ApiOkResponse({ type: RecordEnvelope })
+  @ApiStandardErrors()
+  async patch(
+    @CurrentAuth() auth: AuthContext,
+    @Param('object') object: string,
+    @Param('record_id', recordIdPipe) recordId: string,
+    @Body() body: RecordWriteRequest,
+  ): Promise<RecordEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    return { data: toRecordResponse(await this.records.update(writeActor(auth), container, recordId, body.data.values, 'append')) };
+  }
+
+  @Put(':record_id')
+  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
+  @ApiOperation({ summary: 'Update a record (overwrite multiselect values)', description: 'Values of multiselect attributes replace the existing ones.' })
+  @ApiParam(objectParam)
+  @ApiParam(recordParam)
+  @ApiOkResponse({ type: RecordEnvelope })
+  @ApiStandardErrors()
+  async put(
+    @CurrentAuth() auth: AuthContext,
+    @Param('object') object: string,
+    @Param('record_id', recordIdPipe) recordId: string,
+    @Body() body: RecordWriteRequest,
+  ): Promise<RecordEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    return { data: toRecordResponse(await this.records.update(writeActor(auth), container, recordId, body.data.values, 'overwrite')) };
+  }
+
+  @Delete(':record_id')
+  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
+  @ApiOperation({ summary: 'Delete a record' })
+  @ApiParam(objectParam)
+  @ApiParam(recordParam)
+  @ApiOkResponse({ type: EmptyResponse, description: '`{}`' })
+  @ApiStandardErrors()
+  async delete(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    await this.records.delete(writeActor(auth), container, recordId);
+    return {};
+  }
+
+  @Get(':record_id/attributes/:attribute/values')
+  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
+  @ApiOperation({ summary: 'List record attribute values', description: 'Current values, or with `show_historic=true` every value the attribute has had, oldest first.' })
+  @ApiParam(objectParam)
+  @ApiParam(recordParam)
+  @ApiParam({ name: 'attribute', description: 'Attribute UUID or api_slug' })
+  @ApiOkResponse({ type: ValueListEnvelope })
+  @ApiStandardErrors()
+  async values(
+    @CurrentAuth() auth: AuthContext,
+    @Param('object') object: string,
+    @Param('record_id', recordIdPipe) recordId: string,
+    @Param('attribute') attribute: string,
+    @Query() query: ValuesQuery,
+  ): Promise<ValueListEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    const data = await this.records.values(container, recordId, attribute, { showHistoric: query.show_historic ?? false, limit: query.limit, offset: query.offset });
+    return { data };
+  }
+}

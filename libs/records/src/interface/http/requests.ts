@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
+
+export class ObjectCreateData {
+  @ApiProperty({ example: 'projects' }) @IsString() @IsNotEmpty() api_slug!: string;
+  @ApiProperty({ example: 'Project' }) @IsString() @IsNotEmpty() singular_noun!: string;
+  @ApiProperty({ example: 'Projects' }) @IsString() @IsNotEmpty() plural_noun!: string;
+}
+
+export class ObjectCreateRequest {
+  @ApiProperty({ type: ObjectCreateData }) @IsDefined() @ValidateNested() @Type(() => ObjectCreateData) data!: ObjectCreateData;
+}
+
+export class ObjectUpdateData {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() api_slug?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() singular_noun?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() plural_noun?: string;
+}
+
+export class ObjectUpdateRequest {
+  @ApiProperty({ type: ObjectUpdateData }) @IsDefined() @ValidateNested() @Type(() => ObjectUpdateData) data!: ObjectUpdateData;
+}
+
+export class RelationshipData {
+  @ApiProperty({ description: 'Slug or id of the object the reverse attribute is created on' }) @IsString() @IsNotEmpty() object!: string;
+  @ApiProperty() @IsString() @IsNotEmpty() title!: string;
+  @ApiProperty() @IsString() @IsNotEmpty() api_slug!: string;
+  @ApiProperty() @IsBoolean() is_multiselect!: boolean;
+}
+
+export class AttributeCreateData {
+  @ApiProperty({ example: 'Contract value' }) @IsString() @IsNotEmpty() title!: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() description?: string | null;
+  @ApiProperty({ example: 'contract_value' }) @IsString() @IsNotEmpty() api_slug!: string;
+  @ApiProperty({ enum: ATTRIBUTE_TYPES, example: 'currency' }) @IsString() type!: string;
+  @ApiProperty() @IsBoolean() is_required!: boolean;
+  @ApiProperty() @IsBoolean() is_unique!: boolean;
+  @ApiProperty() @IsBoolean() is_multiselect!: boolean;
+  @ApiPropertyOptional({ nullable: true, description: '{"type":"dynamic","template":"current-user"|"now"} or {"type":"static","template":[values]}' })
+  @IsOptional()
+  default_value?: unknown;
+  @ApiPropertyOptional({ type: RelationshipData, nullable: true }) @IsOptional() @ValidateNested() @Type(() => RelationshipData) relationship?: RelationshipData | null;
+  @ApiProperty({ example: { currency: { default_currency_code: 'USD', display_type: 'symbol' } }, description: '`{}` for most types; `currency` for currency, `record_reference.allowed_objects` for record references' })
+  @IsObject()
+  config!: Record<string, unknown>;
+}
+
+export class AttributeCreateRequest {
+  @ApiProperty({ type: AttributeCreateData }) @IsDefined() @ValidateNested() @Type(() => AttributeCreateData) data!: AttributeCreateData;
+}
+
+export class AttributeUpdateData {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() title?: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() description?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() api_slug?: string;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_required?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_unique?: boolean;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() default_value?: unknown;
+  @ApiPropertyOptional() @IsOptional() @IsObject() config?: Record<string, unknown>;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_archived?: boolean;
+}
+
+export class AttributeUpdateRequest {
+  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
+}
+
+export class OptionCreateData {
+  @ApiProperty({ example: 'Enterprise' }) @IsString() @IsNotEmpty() title!: string;
+}
+
+export class OptionCreateRequest {
+  @ApiProperty({ type: OptionCreateData }) @IsDefined() @ValidateNested() @Type(() => OptionCreateData) data!: OptionCreateData;
+}
+
+export class OptionUpdateData {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() title?: string;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_archived?: boolean;
+}
+
+export class OptionUpdateRequest {
+  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
+}
+
+export class StatusCreateData {
+  @ApiProperty({ example: 'Qualified' }) @IsString() @IsNotEmpty() title!: string;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() celebration_enabled?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'P14D' }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() target_time_in_status?: string | null;
+}
+
+export class StatusCreateRequest {
+  @ApiProperty({ type: StatusCreateData }) @IsDefined() @ValidateNested() @Type(() => StatusCreateData) data!: StatusCreateData;
+}
+
+export class StatusUpdateData extends OptionUpdateData {
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() celebration_enabled?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() target_time_in_status?: string | null;
+}
+
+export class StatusUpdateRequest {
+  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
+}
+
+export class RecordValuesData {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Values keyed by attribute slug or id: a single value or an array (multiselect). Formats per type as in the reference API.',
+    example: { name: 'Ada Lovelace', email_addresses: ['ada@example.com'] },
+  })
+  @IsDefined()
+  @IsObject()
+  values!: Record<string, unknown>;
+}
+
+export class RecordWriteRequest {
+  @ApiProperty({ type: RecordValuesData }) @IsDefined() @ValidateNested() @Type(() => RecordValuesData) data!: RecordValuesData;
+}
+

@@ -1,0 +1,67 @@
+import { Injectable, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SCOPES } from '@workbase/shared/kernel';
+import { AttributeCatalog } from './application/attribute-catalog';
+import type { Container } from './application/container';
+import { ContainerResolver } from './application/container-resolver';
+import { ObjectCatalog } from './application/object-catalog';
+import { RecordMatcher } from './application/record-matcher';
+import { RecordReader } from './application/record-reader';
+import { RecordService } from './application/record-service';
+import { RecordWriter } from './application/record-writer';
+import { StandardObjectsInitializer } from './application/standard-objects.initializer';
+import { WriteLookupsFactory } from './application/write-lookups';
+import { AttributeRepository } from './infrastructure/attribute.repository';
+import { ObjectRepository } from './infrastructure/object.repository';
+import { OptionRepository } from './infrastructure/option.repository';
+import { RECORDS_ORM_ENTITIES } from './infrastructure/orm-entities';
+import { RecordStore } from './infrastructure/record.store';
+import { AttributePresenter } from './interface/http/attribute-presenter';
+import { type ContainerLookup, createAttributesController } from './interface/http/attributes.controller';
+import { ObjectRecordsController } from './interface/http/object-records.controller';
+import { ObjectsController } from './interface/http/objects.controller';
+
+@Injectable()
+export class ObjectContainerLookup implements ContainerLookup {
+  constructor(private readonly containers: ContainerResolver) {}
+
+  resolve(workspaceId: string, identifier: string): Promise<Container> {
+    return this.containers.object(workspaceId, identifier);
+  }
+}
+
+const ObjectAttributesController = createAttributesController({
+  path: 'objects',
+  noun: 'object',
+  tag: 'Object attributes',
+  readScopes: [SCOPES.objectConfigurationRead],
+  writeScopes: [SCOPES.objectConfigurationReadWrite],
+  supportsStatuses: true,
+  lookup: ObjectContainerLookup,
+});
+
+const engine = [
+  AttributeRepository,
+  ObjectRepository,
+  OptionRepository,
+  RecordStore,
+  WriteLookupsFactory,
+  RecordMatcher,
+  RecordWriter,
+  RecordReader,
+  RecordService,
+  AttributeCatalog,
+  ObjectCatalog,
+  ContainerResolver,
+  AttributePresenter,
+  StandardObjectsInitializer,
+];
+
+/** The record engine: objects, attributes of every container, records and their values. */
+@Module({
+  imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES)],
+  controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController],
+  providers: [...engine, ObjectContainerLookup],
+  exports: engine,
+})
+export class RecordsModule {}
