@@ -109,7 +109,11 @@ export class RecordStore {
   }
 
   async deleteRecord(workspaceId: string, containerId: string, recordId: string): Promise<boolean> {
-    const rows = await this.query<Array<{ id: string }>>(`DELETE FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3 RETURNING id`, [workspaceId, recordId, containerId]);
+    // Wrapped in a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, count].
+    const rows = await this.query<Array<{ id: string }>>(
+      `WITH deleted AS (DELETE FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3 RETURNING id) SELECT id FROM deleted`,
+      [workspaceId, recordId, containerId],
+    );
     return rows.length > 0;
   }
 

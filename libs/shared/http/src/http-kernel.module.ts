@@ -19,10 +19,10 @@ import { createValidationPipe } from './validation.pipe';
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        skipIf: () => !config.rateLimit.enabled,
+        // A throttler's own skipIf replaces the module-wide one, so each states the switch too.
         throttlers: [
-          { name: 'reads', ttl: 1000, limit: config.rateLimit.readsPerSecond, skipIf: (ctx) => !isReadRequest(ctx) },
-          { name: 'writes', ttl: 1000, limit: config.rateLimit.writesPerSecond, skipIf: (ctx) => isReadRequest(ctx) },
+          { name: 'reads', ttl: 1000, limit: config.rateLimit.readsPerSecond, skipIf: (ctx) => !config.rateLimit.enabled || !isReadRequest(ctx) },
+          { name: 'writes', ttl: 1000, limit: config.rateLimit.writesPerSecond, skipIf: (ctx) => !config.rateLimit.enabled || isReadRequest(ctx) },
         ],
         setHeaders: false,
       }),
