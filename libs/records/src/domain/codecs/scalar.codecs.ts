@@ -25,20 +25,32 @@ export const textCodec: ValueCodec = {
 export function canonicalNumber(value: unknown): string | null {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return null;
-    return Number.isInteger(value) && Math.abs(value) >= 1e21 ? BigInt(value).toString() : numberToPlainString(value);
+    return numberToPlainString(value);
   }
   if (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) {
     const parsed = Number(value);
     if (!Number.isFinite(parsed)) return null;
-    return /[eE]/.test(value) ? numberToPlainString(parsed) : stripDecimal(value.trim().replace(/^\+/, ''));
+    return /[eE]/.test(value) ? expandExponent(value.trim().replace(/^\+/, '')) : stripDecimal(value.trim().replace(/^\+/, ''));
   }
   return null;
 }
 
+/** The shortest decimal that reads back as the same double, without an exponent. */
 function numberToPlainString(value: number): string {
   const text = String(value);
-  if (!/e/i.test(text)) return text;
-  return stripDecimal(value.toFixed(20));
+  return /e/i.test(text) ? expandExponent(text) : stripDecimal(text);
+}
+
+/** "1.5e-7" → "0.00000015", "2e21" → "2000000000000000000000": exact, by moving the point. */
+function expandExponent(text: string): string {
+  const [mantissa, exponentText] = text.toLowerCase().split('e');
+  const negative = mantissa.startsWith('-');
+  const [whole, fraction = ''] = mantissa.replace(/^[-+]/, '').split('.');
+  const digits = `${whole}${fraction}`;
+  const point = whole.length + Number(exponentText);
+  const expanded =
+    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return stripDecimal(`${negative ? '-' : ''}${expanded}`);
 }
 
 /** "004.2500" → "4.25", "-0" → "0", ".5" → "0.5". */
