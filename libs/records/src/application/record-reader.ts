@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import type { Actor } from '@workbase/shared/kernel';
 import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
 import { CODECS, type ReadContext, type OptionView, type StatusView } from '../domain/codecs';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
@@ -13,6 +14,9 @@ export type ValueEnvelope = Record<string, unknown>;
 export interface RecordView {
   id: Record<string, string>;
   created_at: string;
+  created_by: Actor;
+  /** Set on list entries: the record the entry is about. */
+  parent_record_id: string | null;
   web_url?: string;
   values: Record<string, ValueEnvelope[]>;
 }
@@ -45,6 +49,8 @@ export class RecordReader {
       const view: RecordView = {
         id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: record.id },
         created_at: record.createdAt,
+        created_by: record.createdBy,
+        parent_record_id: record.parentRecordId,
         values: {},
       };
       if (container.kind === 'object' && workspaceSlug) view.web_url = `${this.config.baseUrl}/${workspaceSlug}/${container.slug}/${record.id}`;

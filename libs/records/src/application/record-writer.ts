@@ -61,14 +61,25 @@ export class RecordWriter {
     });
   }
 
-  /** Updates a record; returns the attributes whose values changed. Unknown record: null. */
-  async update(who: WriteActor, container: Container, recordId: string, values: ValuesInput, mode: Exclude<WriteMode, 'create'>): Promise<string[] | null> {
+  /**
+   * Updates a record; returns the attributes whose values changed. Unknown record: null.
+   * `appendTo` names attributes that append even under overwrite (an assert's matching attribute);
+   * `failOnConcurrentWrite` answers a record locked by another write with 409 instead of waiting.
+   */
+  async update(
+    who: WriteActor,
+    container: Container,
+    recordId: string,
+    values: ValuesInput,
+    mode: Exclude<WriteMode, 'create'>,
+    options: { appendTo?: ReadonlySet<string>; failOnConcurrentWrite?: boolean } = {},
+  ): Promise<string[] | null> {
     return this.transactions.run(async () => {
-      const record = await this.store.lockRecord(who.workspaceId, container.id, recordId);
+      const record = await this.lockForWrite(who.workspaceId, container, recordId, options.failOnConcurrentWrite ?? false);
       if (!record) return null;
       const attributes = await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true });
       const parsed = await this.parse(who, container, attributes, values);
-      const changed = await this.apply(who, recordId, parsed, mode);
+      const changed = await this.apply(who, recordId, parsed, mode, options.appendTo);
       this.assertRequired(attributes, parsed, changed);
       if (changed.length > 0) await this.store.bumpVersion(who.workspaceId, recordId);
       const events = CONTAINER_EVENTS[container.kind];
@@ -132,14 +143,25 @@ export class RecordWriter {
     return values;
   }
 
+  private async lockForWrite(workspaceId: string, container: Container, recordId: string, failFast: boolean) {
+    try {
+      return await this.store.lockRecord(workspaceId, container.id, recordId, { noWait: failFast });
+    } catch (error) {
+      if ((error as { driverError?: { code?: string }; code?: string }).driverError?.code === '55P03' || (error as { code?: string }).code === '55P03') {
+        throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
+      }
+      throw error;
+    }
+  }
+
   /** Applies value plans; returns the ids of attributes whose current values changed. */
-  private async apply(who: WriteActor, recordId: string, parsed: Map<string, ParsedAttribute>, mode: WriteMode): Promise<string[]> {
+  private async apply(who: WriteActor, recordId: string, parsed: Map<string, ParsedAttribute>, mode: WriteMode, appendTo?: ReadonlySet<string>): Promise<string[]> {
     const attributeIds = [...parsed.keys()];
     const current = mode === 'create' || attributeIds.length === 0 ? [] : await this.store.currentValues(who.workspaceId, [recordId], attributeIds);
     const changed: string[] = [];
     for (const { attribute, values } of parsed.values()) {
       const held = current.filter((row) => row.attributeId === attribute.id).map((row) => ({ ...row, key: valueKey(attribute.type, row) }));
-      const plan = planValues(held, values, attribute.isMultiselect, mode);
+      const plan = planValues(held, values, attribute.isMultiselect, appendTo?.has(attribute.id) ? 'append' : mode);
       if (plan.close.length === 0 && plan.open.length === 0) continue;
       changed.push(attribute.id);
       await this.store.closeValues(who.workspaceId, plan.close.map((row) => row.id));
