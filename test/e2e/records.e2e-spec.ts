@@ -15,9 +15,9 @@ describe('record engine: objects, attributes, records', () => {
   afterAll(() => t.close());
 
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const post = (path: string, body: unknown, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const patch = (path: string, body: unknown, token = ws.token) => t.http().patch(path).set(as(token)).send(body);
-  const put = (path: string, body: unknown, token = ws.token) => t.http().put(path).set(as(token)).send(body);
+  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
+  const patch = (path: string, body: object, token = ws.token) => t.http().patch(path).set(as(token)).send(body);
+  const put = (path: string, body: object, token = ws.token) => t.http().put(path).set(as(token)).send(body);
   const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
   const outboxCount = async (eventType: string) =>
     Number((await dataSource().query(`SELECT count(*) AS n FROM event_outbox WHERE workspace_id = $1 AND event_type = $2`, [ws.workspaceId, eventType]))[0].n);
