@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -51,6 +51,37 @@ class EnvironmentVariables {
 
   @IsOptional() @Transform(toBool) @IsBoolean()
   RUN_WORKER?: boolean;
+
+  /** Comma-separated delays in seconds between delivery attempts, e.g. "5,300,1800". */
+  @IsOptional() @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be a comma-separated list of seconds' })
+  WEBHOOK_RETRY_SCHEDULE?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  WEBHOOK_DELIVERY_TIMEOUT_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_RATE_LIMIT_PER_SECOND?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_RATE_LIMIT_BURST?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_DEGRADED_AFTER_FAILURES?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_INACTIVE_AFTER_SECONDS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_JOB_EXPIRE_SECONDS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_MAINTENANCE_INTERVAL_SECONDS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10)
+  WEBHOOK_FANOUT_INTERVAL_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  WEBHOOK_WORKER_CONCURRENCY?: number;
 }
 
 export interface AppConfig {
@@ -66,7 +97,26 @@ export interface AppConfig {
   readonly seedDemoWorkspace: boolean;
   readonly webhookAllowPrivateTargets: boolean;
   readonly runWorker: boolean;
+  readonly webhooks: WebhookDeliveryConfig;
 }
+
+/** Delivery tuning of outgoing webhooks (see libs/webhooks/README.md). */
+export interface WebhookDeliveryConfig {
+  /** Delay in seconds before attempt 2, 3, ...; attempts = length + 1. */
+  readonly retryScheduleSeconds: readonly number[];
+  readonly deliveryTimeoutMs: number;
+  readonly rateLimitPerSecond: number;
+  readonly rateLimitBurst: number;
+  readonly degradedAfterFailures: number;
+  readonly inactiveAfterSeconds: number;
+  readonly jobExpireSeconds: number;
+  readonly maintenanceIntervalSeconds: number;
+  readonly fanOutIntervalMs: number;
+  readonly workerConcurrency: number;
+}
+
+/** Standard-Webhooks-like: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (~75.5 h). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400] as const;
 
 export class ConfigError extends Error {}
 
@@ -96,6 +146,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemoWorkspace: parsed.SEED_DEMO_WORKSPACE ?? true,
     webhookAllowPrivateTargets: parsed.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? false,
     runWorker: parsed.RUN_WORKER ?? true,
+    webhooks: {
+      retryScheduleSeconds: parsed.WEBHOOK_RETRY_SCHEDULE
+        ? parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map((part) => Number(part.trim()))
+        : [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
+      deliveryTimeoutMs: parsed.WEBHOOK_DELIVERY_TIMEOUT_MS ?? 15_000,
+      rateLimitPerSecond: parsed.WEBHOOK_RATE_LIMIT_PER_SECOND ?? 25,
+      rateLimitBurst: parsed.WEBHOOK_RATE_LIMIT_BURST ?? parsed.WEBHOOK_RATE_LIMIT_PER_SECOND ?? 25,
+      degradedAfterFailures: parsed.WEBHOOK_DEGRADED_AFTER_FAILURES ?? 5,
+      inactiveAfterSeconds: parsed.WEBHOOK_INACTIVE_AFTER_SECONDS ?? 7 * 24 * 3600,
+      jobExpireSeconds: parsed.WEBHOOK_JOB_EXPIRE_SECONDS ?? 120,
+      maintenanceIntervalSeconds: parsed.WEBHOOK_MAINTENANCE_INTERVAL_SECONDS ?? 30,
+      fanOutIntervalMs: parsed.WEBHOOK_FANOUT_INTERVAL_MS ?? 250,
+      workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 4,
+    },
   };
 }
 
