@@ -16,3 +16,7 @@ export { RecordEnvelope, toRecordResponse, EmptyResponse } from './interface/htt
 export { writeActor, recordIdPipe } from './interface/http/object-records.controller';
 export type { Attribute, ContainerKind } from './domain/attribute';
 export type { AttributeType } from './domain/attribute-type';
+export { RecordQueryService, type RecordQuery, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from './application/query/record-query.service';
+export { RecordAssert } from './application/record-assert';
+export { RecordQueryRequest, AssertQuery } from './interface/http/requests';
+export { RecordListEnvelope } from './interface/http/responses';

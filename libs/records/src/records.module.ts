@@ -6,6 +6,8 @@ import type { Container } from './application/container';
 import { ContainerResolver } from './application/container-resolver';
 import { ObjectCatalog } from './application/object-catalog';
 import { RecordMatcher } from './application/record-matcher';
+import { RecordAssert } from './application/record-assert';
+import { RecordQueryService } from './application/query/record-query.service';
 import { RecordReader } from './application/record-reader';
 import { RecordService } from './application/record-service';
 import { RecordWriter } from './application/record-writer';
@@ -50,6 +52,8 @@ const engine = [
   RecordWriter,
   RecordReader,
   RecordService,
+  RecordQueryService,
+  RecordAssert,
   AttributeCatalog,
   ObjectCatalog,
   ContainerResolver,

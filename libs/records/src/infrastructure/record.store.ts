@@ -13,7 +13,9 @@ export interface RecordRow {
   readonly version: number;
 }
 
-const RECORD_COLUMNS = `id, container_id, parent_record_id, ${isoNanos('created_at')} AS created_at, created_by, version`;
+const recordColumns = (alias: string) =>
+  `${alias}.id, ${alias}.container_id, ${alias}.parent_record_id, ${isoNanos(`${alias}.created_at`)} AS created_at, ${alias}.created_by, ${alias}.version`;
+const RECORD_COLUMNS = recordColumns('records');
 const VALUE_COLUMNS = `id::text AS id, record_id, attribute_id, ${isoNanos('active_from')} AS active_from, ${isoNanos('active_until')} AS active_until,
   created_by, value_text, value_number::text AS value_number, value_bool, to_char(value_date, 'YYYY-MM-DD') AS value_date,
   value_timestamp, value_ref, value_ref_type, value_json`;
@@ -92,6 +94,27 @@ export class RecordStore {
     );
     const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
     return recordIds.map((id) => byId.get(id)).filter((row): row is RecordRow => row !== undefined);
+  }
+
+  /**
+   * One page of a container's records matching a compiled filter, in the compiled order. The
+   * where and order fragments come from the query compilers and reference only bound parameters.
+   */
+  async selectPage(workspaceId: string, containerId: string, compiled: { where: string; orderBy: string[]; params: unknown[] }, page: { limit: number; offset: number }): Promise<RecordRow[]> {
+    const params = [...compiled.params];
+    const ws = params.push(workspaceId);
+    const container = params.push(containerId);
+    const limit = params.push(page.limit);
+    const offset = params.push(page.offset);
+    const rows = await this.query<RawRecord[]>(
+      `SELECT ${recordColumns('r')}
+         FROM records r
+        WHERE r.workspace_id = $${ws}::uuid AND r.container_id = $${container}::uuid AND ${compiled.where}
+        ORDER BY ${compiled.orderBy.join(', ')}
+        LIMIT $${limit} OFFSET $${offset}`,
+      params,
+    );
+    return rows.map(toRecord);
   }
 
   /** Which of these ids are records of the container. */

@@ -4,10 +4,12 @@ import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, Req
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordService } from '../../application/record-service';
+import { RecordAssert } from '../../application/record-assert';
+import { RecordQueryService } from '../../application/query/record-query.service';
 import type { WriteActor } from '../../application/record-writer';
 import { ValuesQuery } from './query-params';
-import { RecordWriteRequest } from './requests';
-import { EmptyResponse, RecordEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
+import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './requests';
+import { EmptyResponse, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
@@ -23,7 +25,41 @@ export class ObjectRecordsController {
   constructor(
     private readonly records: RecordService,
     private readonly containers: ContainerResolver,
+    private readonly queries: RecordQueryService,
+    private readonly asserts: RecordAssert,
   ) {}
+
+  @Post('query')
+  @HttpCode(200)
+  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
+  @ApiOperation({
+    summary: 'List records',
+    description: 'Filters and sorts compile to SQL on indexes. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
+  })
+  @ApiParam(objectParam)
+  @ApiOkResponse({ type: RecordListEnvelope })
+  @ApiStandardErrors()
+  async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordQueryRequest): Promise<RecordListEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    const views = await this.queries.query(container, body, await this.records.workspaceSlug(container));
+    return { data: views.map(toRecordResponse) };
+  }
+
+  @Put()
+  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
+  @ApiOperation({
+    summary: 'Assert a record',
+    description:
+      'Creates a record, or updates the one whose unique `matching_attribute` holds the given value. Values of the matching attribute are added (none removed); other multiselect attributes become exactly the given list. More than one match: 400 `multiple_match_results`.',
+  })
+  @ApiParam(objectParam)
+  @ApiOkResponse({ type: RecordEnvelope })
+  @ApiStandardErrors()
+  async assert(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Query() query: AssertQuery, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    const { recordId } = await this.asserts.execute(writeActor(auth), container, query.matching_attribute, body.data.values);
+    return { data: toRecordResponse(await this.records.get(container, recordId)) };
+  }
 
   @Post()
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 export class ObjectCreateData {
@@ -118,3 +118,40 @@ export class RecordWriteRequest {
   @ApiProperty({ type: RecordValuesData }) @IsDefined() @ValidateNested() @Type(() => RecordValuesData) data!: RecordValuesData;
 }
 
+
+export class RecordQueryRequest {
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Shorthand `{attr: value}` (keys ANDed) or verbose `{attr: {property: {$op: value}}}`, with $and/$or/$not and path filters',
+    example: { $and: [{ email_addresses: { email_domain: { $eq: 'example.com' } } }, { name: { full_name: { $contains: 'ada' } } }] },
+  })
+  @IsOptional()
+  @IsObject()
+  filter?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, example: [{ direction: 'asc', attribute: 'name', field: 'last_name' }] })
+  @IsOptional()
+  @IsArray()
+  sorts?: unknown[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 500 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  offset?: number;
+}
+
+export class AssertQuery {
+  @ApiProperty({ description: 'Slug or id of a unique attribute to match on' })
+  @IsString()
+  @IsNotEmpty()
+  matching_attribute!: string;
+}
