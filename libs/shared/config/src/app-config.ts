@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
 
@@ -82,6 +83,10 @@ class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
   WEBHOOK_WORKER_CONCURRENCY?: number;
+
+  /** HMAC key of pagination cursors; at least 32 characters. Unset: a random key per process. */
+  @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' })
+  CURSOR_SECRET?: string;
 }
 
 export interface AppConfig {
@@ -98,6 +103,12 @@ export interface AppConfig {
   readonly webhookAllowPrivateTargets: boolean;
   readonly runWorker: boolean;
   readonly webhooks: WebhookDeliveryConfig;
+  /**
+   * Key that signs pagination cursors (libs/shared/http/src/cursor.ts). When CURSOR_SECRET is
+   * unset, a random key is drawn at boot: cursors then stop working across a restart or between
+   * replicas (a 400 asks the client to start over), so multi-instance deployments set it.
+   */
+  readonly cursorSecret: string;
 }
 
 /** Delivery tuning of outgoing webhooks (see libs/webhooks/README.md). */
@@ -160,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       fanOutIntervalMs: parsed.WEBHOOK_FANOUT_INTERVAL_MS ?? 250,
       workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 4,
     },
+    cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
   };
 }
 

@@ -10,3 +10,4 @@ export * from './logging';
 export * from './http-kernel.module';
 export * from './pagination';
 export * from './presented-token';
+export * from './cursor';
