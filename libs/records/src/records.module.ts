@@ -12,6 +12,10 @@ import { RecordReader } from './application/record-reader';
 import { RecordService } from './application/record-service';
 import { RecordWriter } from './application/record-writer';
 import { StandardObjectsInitializer } from './application/standard-objects.initializer';
+import { EntryService } from './application/entry-service';
+import { ListCatalog } from './application/list-catalog';
+import { ListRepository } from './infrastructure/list.repository';
+import { ListEntriesController, ListsController } from './interface/http/lists.controller';
 import { WriteLookupsFactory } from './application/write-lookups';
 import { AttributeRepository } from './infrastructure/attribute.repository';
 import { ObjectRepository } from './infrastructure/object.repository';
@@ -22,6 +26,15 @@ import { AttributePresenter } from './interface/http/attribute-presenter';
 import { type ContainerLookup, createAttributesController } from './interface/http/attributes.controller';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
 import { ObjectsController } from './interface/http/objects.controller';
+
+@Injectable()
+export class ListContainerLookup implements ContainerLookup {
+  constructor(private readonly containers: ContainerResolver) {}
+
+  resolve(workspaceId: string, identifier: string): Promise<Container> {
+    return this.containers.list(workspaceId, identifier);
+  }
+}
 
 @Injectable()
 export class ObjectContainerLookup implements ContainerLookup {
@@ -42,7 +55,20 @@ const ObjectAttributesController = createAttributesController({
   lookup: ObjectContainerLookup,
 });
 
+const ListAttributesController = createAttributesController({
+  path: 'lists',
+  noun: 'list',
+  tag: 'List attributes',
+  readScopes: [SCOPES.listConfigurationRead],
+  writeScopes: [SCOPES.listConfigurationReadWrite],
+  supportsStatuses: true,
+  lookup: ListContainerLookup,
+});
+
 const engine = [
+  ListRepository,
+  ListCatalog,
+  EntryService,
   AttributeRepository,
   ObjectRepository,
   OptionRepository,
@@ -64,8 +90,8 @@ const engine = [
 /** The record engine: objects, attributes of every container, records and their values. */
 @Module({
   imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES)],
-  controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController],
-  providers: [...engine, ObjectContainerLookup],
+  controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController],
+  providers: [...engine, ObjectContainerLookup, ListContainerLookup],
   exports: engine,
 })
 export class RecordsModule {}

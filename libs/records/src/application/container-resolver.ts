@@ -1,16 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@workbase/shared/kernel';
+import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { Container } from './container';
 
-/** Turns a path's `{object}` (slug or UUID) into a container of the caller's workspace, or a 404. */
+/** Turns a path's `{object}` or `{list}` (slug or UUID) into a container of the caller's workspace, or a 404. */
 @Injectable()
 export class ContainerResolver {
-  constructor(private readonly objects: ObjectRepository) {}
+  constructor(
+    private readonly objects: ObjectRepository,
+    private readonly lists: ListRepository,
+  ) {}
 
   async object(workspaceId: string, slugOrId: string): Promise<Container> {
     const object = await this.objects.findBySlugOrId(workspaceId, slugOrId);
     if (!object) throw new NotFoundError(`Object with slug/ID "${slugOrId}" not found.`);
     return { kind: 'object', id: object.id, workspaceId, slug: object.apiSlug };
+  }
+
+  async list(workspaceId: string, slugOrId: string): Promise<Container> {
+    const list = await this.lists.findBySlugOrId(workspaceId, slugOrId);
+    if (!list) throw new NotFoundError(`List with slug/ID "${slugOrId}" not found.`);
+    return { kind: 'list', id: list.id, workspaceId, slug: list.apiSlug };
   }
 }

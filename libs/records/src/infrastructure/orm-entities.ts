@@ -59,4 +59,18 @@ export class StatusOrmEntity {
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }
 
-export const RECORDS_ORM_ENTITIES = [ObjectOrmEntity, AttributeOrmEntity, SelectOptionOrmEntity, StatusOrmEntity];
+
+@Entity({ name: 'lists' })
+export class ListOrmEntity {
+  @PrimaryColumn('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @PrimaryColumn('uuid') id!: string;
+  @Column('text', { name: 'api_slug' }) apiSlug!: string;
+  @Column('text') name!: string;
+  @Column('uuid', { name: 'parent_object_id' }) parentObjectId!: string;
+  @Column('text', { name: 'workspace_access', nullable: true }) workspaceAccess!: string | null;
+  @Column('jsonb', { name: 'workspace_member_access' }) workspaceMemberAccess!: Array<{ workspace_member_id: string; level: string }>;
+  @Column('jsonb', { name: 'created_by' }) createdBy!: { type: string; id: string | null };
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+}
+
+export const RECORDS_ORM_ENTITIES = [ObjectOrmEntity, AttributeOrmEntity, SelectOptionOrmEntity, StatusOrmEntity, ListOrmEntity];

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { ListRepository } from '../infrastructure/list.repository';
+import { ObjectRepository } from '../infrastructure/object.repository';
+import { RecordStore } from '../infrastructure/record.store';
+import type { Container } from './container';
+import { type RecordQuery, RecordQueryService } from './query/record-query.service';
+import { RecordReader, type RecordView } from './record-reader';
+import { recordNotFound } from './record-service';
+import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+
+export interface EntryView {
+  readonly view: RecordView;
+  readonly parentObjectSlug: string;
+}
+
+export interface EntryParent {
+  readonly parentRecordId: string;
+  readonly parentObject: string;
+}
+
+/**
+ * List entries: records of a list container that point at a parent record of the list's
+ * object. The same parent may be entered more than once; assert-by-parent refuses then.
+ */
+@Injectable()
+export class EntryService {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly lists: ListRepository,
+    private readonly objects: ObjectRepository,
+    private readonly store: RecordStore,
+    private readonly writer: RecordWriter,
+    private readonly reader: RecordReader,
+    private readonly queries: RecordQueryService,
+  ) {}
+
+  async create(who: WriteActor, list: Container, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+    const entryId = await this.transactions.run(async () => {
+      const parentRecordId = await this.validParent(list, parent);
+      return this.writer.create(who, list, values, { parentRecordId });
+    });
+    return this.get(list, entryId);
+  }
+
+  /** Updates the entry of this parent, or creates one; several entries of the parent: 400. */
+  async assertByParent(who: WriteActor, list: Container, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+    const entryId = await this.transactions.run(async (manager) => {
+      const parentRecordId = await this.validParent(list, parent);
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${list.workspaceId}:${list.id}:${parentRecordId}`]);
+      const existing: Array<{ id: string }> = await manager.query(
+        `SELECT id FROM records WHERE workspace_id = $1 AND container_id = $2 AND parent_record_id = $3 LIMIT 2`,
+        [list.workspaceId, list.id, parentRecordId],
+      );
+      if (existing.length > 1) throw new DomainError('multiple_match_results', `Record ${parentRecordId} has several entries in list "${list.slug}"; update one by its entry_id.`);
+      if (existing.length === 0) return this.writer.create(who, list, values, { parentRecordId });
+      await this.writer.update(who, list, existing[0].id, values, 'overwrite');
+      return existing[0].id;
+    });
+    return this.get(list, entryId);
+  }
+
+  async get(list: Container, entryId: string): Promise<EntryView> {
+    const record = await this.store.findRecord(list.workspaceId, list.id, entryId);
+    if (!record) throw recordNotFound(list, entryId);
+    const [view] = await this.reader.read(list, [record]);
+    return { view, parentObjectSlug: await this.parentSlug(list) };
+  }
+
+  async update(who: WriteActor, list: Container, entryId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<EntryView> {
+    const changed = await this.writer.update(who, list, entryId, values, mode);
+    if (changed === null) throw recordNotFound(list, entryId);
+    return this.get(list, entryId);
+  }
+
+  async query(list: Container, query: RecordQuery): Promise<EntryView[]> {
+    const views = await this.queries.query(list, query);
+    const slug = await this.parentSlug(list);
+    return views.map((view) => ({ view, parentObjectSlug: slug }));
+  }
+
+  private async validParent(list: Container, parent: EntryParent): Promise<string> {
+    const row = (await this.lists.findBySlugOrId(list.workspaceId, list.id))!;
+    const object = await this.objects.findBySlugOrId(list.workspaceId, parent.parentObject);
+    if (!object || object.id !== row.parentObjectId) {
+      throw new ValidationError(`data.parent_object "${parent.parentObject}" is not the parent object of list "${list.slug}".`);
+    }
+    if (!isUuid(parent.parentRecordId) || !(await this.store.existingIds(list.workspaceId, object.id, [parent.parentRecordId])).has(parent.parentRecordId)) {
+      throw new DomainError('value_not_found', `data.parent_record_id "${parent.parentRecordId}" is not a ${object.apiSlug} record.`);
+    }
+    return parent.parentRecordId;
+  }
+
+  private async parentSlug(list: Container): Promise<string> {
+    const row = (await this.lists.findBySlugOrId(list.workspaceId, list.id))!;
+    return (await this.objects.findBySlugOrId(list.workspaceId, row.parentObjectId))?.apiSlug ?? row.parentObjectId;
+  }
+}

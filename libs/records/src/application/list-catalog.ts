@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { type Actor, ConflictError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { ListRepository } from '../infrastructure/list.repository';
+import { ObjectRepository } from '../infrastructure/object.repository';
+import type { ListOrmEntity } from '../infrastructure/orm-entities';
+import { assertSlug } from './object-catalog';
+
+export type WorkspaceAccess = 'full-access' | 'read-and-write' | 'read-only';
+export interface MemberAccess {
+  workspace_member_id: string;
+  level: WorkspaceAccess;
+}
+
+export interface ListInput {
+  readonly name?: string;
+  readonly apiSlug?: string;
+  readonly parentObject?: string;
+  readonly workspaceAccess?: WorkspaceAccess | null;
+  readonly workspaceMemberAccess?: MemberAccess[];
+}
+
+@Injectable()
+export class ListCatalog {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly lists: ListRepository,
+    private readonly objects: ObjectRepository,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  list(workspaceId: string): Promise<ListOrmEntity[]> {
+    return this.lists.listInWorkspace(workspaceId);
+  }
+
+  async get(workspaceId: string, slugOrId: string): Promise<ListOrmEntity> {
+    const list = await this.lists.findBySlugOrId(workspaceId, slugOrId);
+    if (!list) throw new NotFoundError(`List with slug/ID "${slugOrId}" not found.`);
+    return list;
+  }
+
+  async create(workspaceId: string, input: Required<Pick<ListInput, 'name' | 'apiSlug' | 'parentObject'>> & ListInput, actor: Actor): Promise<ListOrmEntity> {
+    assertSlug(input.apiSlug, 'data.api_slug');
+    return this.transactions.run(async () => {
+      const parent = await this.objects.findBySlugOrId(workspaceId, input.parentObject);
+      if (!parent) throw new ValidationError(`data.parent_object "${input.parentObject}" is not an object of this workspace.`);
+      if (await this.lists.slugTaken(workspaceId, input.apiSlug)) throw new ConflictError('slug_conflict', `A list with slug "${input.apiSlug}" already exists.`);
+      const id = newId();
+      await this.lists.insert({
+        workspaceId,
+        id,
+        apiSlug: input.apiSlug,
+        name: input.name,
+        parentObjectId: parent.id,
+        workspaceAccess: input.workspaceAccess ?? 'full-access',
+        workspaceMemberAccess: input.workspaceMemberAccess ?? [],
+        createdBy: actor,
+      });
+      await this.outbox.record({ eventType: 'list.created', workspaceId, id: { workspace_id: workspaceId, list_id: id }, actor });
+      return (await this.lists.findBySlugOrId(workspaceId, id))!;
+    });
+  }
+
+  async update(workspaceId: string, slugOrId: string, input: ListInput, actor: Actor): Promise<ListOrmEntity> {
+    return this.transactions.run(async () => {
+      const list = await this.get(workspaceId, slugOrId);
+      if (input.parentObject !== undefined) throw new ValidationError('data.parent_object cannot be changed.');
+      if (input.apiSlug !== undefined && input.apiSlug !== list.apiSlug) {
+        assertSlug(input.apiSlug, 'data.api_slug');
+        if (await this.lists.slugTaken(workspaceId, input.apiSlug, list.id)) throw new ConflictError('slug_conflict', `A list with slug "${input.apiSlug}" already exists.`);
+      }
+      await this.lists.update(workspaceId, list.id, {
+        apiSlug: input.apiSlug,
+        name: input.name,
+        workspaceAccess: input.workspaceAccess,
+        workspaceMemberAccess: input.workspaceMemberAccess,
+      });
+      await this.outbox.record({ eventType: 'list.updated', workspaceId, id: { workspace_id: workspaceId, list_id: list.id }, actor });
+      return (await this.lists.findBySlugOrId(workspaceId, list.id))!;
+    });
+  }
+}
