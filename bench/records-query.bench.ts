@@ -1,0 +1,195 @@
+/**
+ * Record query latency at 10k, 100k and 1M people: a selective filter, a range filter with a
+ * sort, and a path filter through a record reference. Each is measured through the HTTP API and
+ * as the same compiled SQL run directly with `pg`, so the ratio is the cost of the API layer.
+ *
+ *   npm run bench:records            (embedded PostgreSQL in a temp dir; or set DATABASE_URL)
+ *   BENCH_SIZES=10000,100000 npm run bench:records
+ */
+import { mkdtempSync, chmodSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
+import { ContainerResolver, RecordQueryService } from '@workbase/records';
+import { loadConfig } from '@workbase/shared/config';
+import { createLogger } from '@workbase/shared/http';
+import { ALL_SCOPES } from '@workbase/shared/kernel';
+import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
+import { createApp } from '../apps/api/src/app.factory';
+
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+
+interface Shape {
+  name: string;
+  body: Record<string, unknown>;
+}
+
+async function main() {
+  let adminUrl = process.env.DATABASE_URL;
+  let stop = async () => undefined;
+  if (!adminUrl) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-'));
+    chmodSync(dir, 0o755);
+    const cluster = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', shared_buffers: '512MB', work_mem: '32MB' } });
+    adminUrl = cluster.url;
+    stop = cluster.stop;
+  }
+  await ensureDatabase(adminUrl, 'workbase_bench');
+  const url = withDatabase(adminUrl, 'workbase_bench');
+  await runMigrations(url);
+  const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false' });
+  const app = await createApp(config, url, createLogger('warn'));
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+  const slug = `bench-${Date.now()}`;
+  const ws = await app.get(CreateWorkspaceUseCase).execute({ name: 'Bench', slug, adminEmail: 'bench@example.com' });
+  const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
+  const pg = new Client({ connectionString: url });
+  await pg.connect();
+  const people = await app.get(ContainerResolver).object(ws.workspaceId, 'people');
+  const companies = await app.get(ContainerResolver).object(ws.workspaceId, 'companies');
+  const attr = async (container: string, slug: string) =>
+    (await pg.query(`SELECT id FROM attributes WHERE workspace_id = $1 AND container_id = $2 AND api_slug = $3`, [ws.workspaceId, container, slug])).rows[0].id as string;
+  const ids = {
+    email: await attr(people.id, 'email_addresses'),
+    job: await attr(people.id, 'job_title'),
+    company: await attr(people.id, 'company'),
+    domains: await attr(companies.id, 'domains'),
+  };
+  // A number attribute for range filters and sorts.
+  const score = await fetch(`${base}/v2/objects/people/attributes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { title: 'Score', api_slug: 'score', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } }),
+  });
+  if (!score.ok) throw new Error(await score.text());
+  ids['score' as keyof typeof ids] = await attr(people.id, 'score');
+
+  const lines: string[] = [];
+  let have = 0;
+  for (const size of SIZES) {
+    const started = performance.now();
+    await generate(pg, ws.workspaceId, people.id, companies.id, ids as Record<string, string>, have, size);
+    have = size;
+    await pg.query('ANALYZE');
+    const loadSeconds = ((performance.now() - started) / 1000).toFixed(1);
+    const companiesCount = Math.max(10, Math.floor(size / 100));
+    const shapes: Shape[] = [
+      { name: 'selective: email equals', body: { filter: { email_addresses: `person-${Math.floor(size / 2)}@example.com` } } },
+      { name: 'range + sort: score in [5000,5100), desc, limit 50', body: { filter: { score: { $gte: 5000, $lt: 5100 } }, sorts: [{ direction: 'desc', attribute: 'score' }], limit: 50 } },
+      { name: 'path: company domain equals', body: { filter: { path: [['people', 'company'], ['companies', 'domains']], constraints: { domain: `company-${Math.floor(companiesCount / 2)}.com` } }, limit: 500 } },
+    ];
+    for (const shape of shapes) {
+      const http = await measure(async () => {
+        const res = await fetch(`${base}/v2/objects/people/records/query`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(shape.body),
+        });
+        if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+        return ((await res.json()) as { data: unknown[] }).data.length;
+      });
+      const compiled = await app.get(RecordQueryService).compile(people, shape.body);
+      const params = [...compiled.params, ws.workspaceId, people.id, (shape.body.limit as number) ?? 500, 0];
+      const n = compiled.params.length;
+      const sql = `SELECT r.id FROM records r WHERE r.workspace_id = $${n + 1}::uuid AND r.container_id = $${n + 2}::uuid AND ${compiled.where} ORDER BY ${compiled.orderBy.join(', ')} LIMIT $${n + 3} OFFSET $${n + 4}`;
+      const direct = await measure(async () => (await pg.query(sql, params)).rowCount ?? 0);
+      const plan = (await pg.query(`EXPLAIN ${sql}`, params)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
+      const line = `| ${size.toLocaleString('en')} | ${shape.name} | ${http.rows} | ${http.p50.toFixed(1)} / ${http.p95.toFixed(1)} | ${direct.p50.toFixed(1)} / ${direct.p95.toFixed(1)} | ${(http.p50 / direct.p50).toFixed(1)}x |`;
+      lines.push(line);
+      console.log(line);
+      if (process.env.BENCH_EXPLAIN) console.log(plan.join('\n'));
+    }
+    console.log(`loaded ${size} people in ${loadSeconds}s (cumulative)`);
+  }
+  const header = [
+    '',
+    `## Record queries (${new Date().toISOString().slice(0, 10)}, ${process.platform}, ${require('node:os').cpus().length} cores, embedded PostgreSQL, bench/records-query.bench.ts)`,
+    '',
+    `People with email, job title, a number \`score\` and a \`company\` reference (one company per 100 people); ${ROUNDS} sequential requests per shape after one warm-up. Latency in ms as p50 / p95. "direct" is the same compiled SQL (ids only) run with \`pg\`; "API" adds HTTP, auth, validation and reading the values of the page.`,
+    '',
+    '| people | query | rows | API p50 / p95 | direct SQL p50 / p95 | API / direct |',
+    '|---|---|---|---|---|---|',
+  ];
+  appendFileSync(path.join(__dirname, 'RESULTS.md'), `${[...header, ...lines].join('\n')}\n`);
+  await pg.end();
+  await app.close();
+  await stop();
+}
+
+async function measure(run: () => Promise<number>): Promise<{ p50: number; p95: number; rows: number }> {
+  const rows = await run();
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], rows };
+}
+
+/** Inserts people [from, to) and their companies with set-based SQL (what the API would write). */
+async function generate(pg: Client, workspaceId: string, peopleId: string, companiesId: string, ids: Record<string, string>, from: number, to: number) {
+  const companiesFrom = Math.max(10, Math.floor(from / 100));
+  const companiesTo = Math.max(10, Math.floor(to / 100));
+  const actor = JSON.stringify({ type: 'system', id: null });
+  await pg.query('BEGIN');
+  if (companiesTo > (from === 0 ? 0 : companiesFrom)) {
+    const start = from === 0 ? 0 : companiesFrom;
+    await pg.query(
+      `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
+       SELECT $1, md5('company-' || i)::uuid, $2, $3::jsonb, now() FROM generate_series($4::int, $5::int - 1) i`,
+      [workspaceId, companiesId, actor, start, companiesTo],
+    );
+    await pg.query(
+      `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
+       SELECT $1, md5('company-' || i)::uuid, $2, now(), $3::jsonb, 'company-' || i || '.com', jsonb_build_object('domain', 'company-' || i || '.com', 'root_domain', 'company-' || i || '.com')
+         FROM generate_series($4::int, $5::int - 1) i`,
+      [workspaceId, ids.domains, actor, start, companiesTo],
+    );
+  }
+  await pg.query(
+    `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
+     SELECT $1, md5('person-' || i)::uuid, $2, $3::jsonb, now() FROM generate_series($4::int, $5::int - 1) i`,
+    [workspaceId, peopleId, actor, from, to],
+  );
+  await pg.query(
+    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
+     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, 'person-' || i || '@example.com',
+            jsonb_build_object('original_email_address', 'person-' || i || '@example.com', 'email_address', 'person-' || i || '@example.com',
+                               'email_domain', 'example.com', 'email_root_domain', 'example.com', 'email_local_specifier', 'person-' || i)
+       FROM generate_series($4::int, $5::int - 1) i`,
+    [workspaceId, ids.email, actor, from, to],
+  );
+  await pg.query(
+    `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
+     SELECT $1, $2, 'person-' || i || '@example.com', md5('person-' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
+    [workspaceId, ids.email, from, to],
+  );
+  await pg.query(
+    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_number)
+     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (i * 7919) % 10000 FROM generate_series($4::int, $5::int - 1) i`,
+    [workspaceId, ids.score, actor, from, to],
+  );
+  await pg.query(
+    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text)
+     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (ARRAY['Engineer','Designer','Founder','Analyst'])[1 + i % 4] FROM generate_series($4::int, $5::int - 1) i`,
+    [workspaceId, ids.job, actor, from, to],
+  );
+  await pg.query(
+    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
+     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, md5('company-' || (i % $6::int))::uuid, $4 FROM generate_series($5::int, $7::int - 1) i`,
+    [workspaceId, ids.company, actor, companiesId, from, companiesTo, to],
+  );
+  await pg.query('COMMIT');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
