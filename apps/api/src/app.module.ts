@@ -3,7 +3,10 @@ import { AccessModule } from '@workbase/access';
 import { type AppConfig, ConfigModule } from '@workbase/shared/config';
 import { HttpKernelModule } from '@workbase/shared/http';
 import { PersistenceModule } from '@workbase/shared/persistence';
+import { OAuthModule } from '@workbase/oauth';
 import { RecordsModule } from '@workbase/records';
+import { MeetingsModule } from '@workbase/meetings';
+import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
@@ -30,6 +33,9 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordsModule,
+        MeetingsModule,
+        OAuthModule,
+        WebhooksModule,
         ...extraImports,
       ],
       controllers: [HealthController],

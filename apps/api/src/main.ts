@@ -3,6 +3,7 @@ import { loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { WebhookWorker } from '@workbase/webhooks';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     app = await createApp(config, database.url, logger);
     if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app);
     await app.listen(config.port);
+    if (config.runWorker) await app.get(WebhookWorker).start();
     logger.info({ url: config.baseUrl, docs: `${config.baseUrl}/docs`, embeddedDatabase: database.embedded }, 'Workbase is listening');
     process.stdout.write(`\nWorkbase is listening on ${config.baseUrl} — API docs: ${config.baseUrl}/docs\n\n`);
   } catch (error) {

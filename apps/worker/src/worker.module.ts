@@ -1,0 +1,15 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type AppConfig, ConfigModule } from '@workbase/shared/config';
+import { PersistenceModule } from '@workbase/shared/persistence';
+import { WebhookDeliveryModule } from '@workbase/webhooks';
+
+/** What a standalone worker needs: configuration, the database, and the delivery machinery. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule],
+    };
+  }
+}

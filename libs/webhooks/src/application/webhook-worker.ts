@@ -1,0 +1,115 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { DataSource } from 'typeorm';
+import { DeliveryQueue } from '../infrastructure/delivery-queue';
+import { DeliveryStore } from '../infrastructure/delivery-store';
+import { DeliveryAttempts } from './delivery-attempts';
+import { FanOut } from './fan-out';
+
+const BATCH_SIZE = 10;
+const POLLING_INTERVAL_SECONDS = 0.5;
+const SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * The delivery worker: a fan-out loop over the outbox and pg-boss workers that run attempts.
+ * Runs in `apps/worker` and, unless RUN_WORKER=false, inside the API process. Any number of
+ * workers may run against one database: the cursor row serialises fan-out, pg-boss hands each
+ * job to one worker, and the rate-limit buckets live in PostgreSQL.
+ */
+@Injectable()
+export class WebhookWorker implements OnModuleDestroy {
+  private readonly logger = new Logger('WebhookWorker');
+  private queue: DeliveryQueue | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeLoop: (() => void) | null = null;
+  private lastSweep = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly fanOut: FanOut,
+    private readonly attempts: DeliveryAttempts,
+    private readonly store: DeliveryStore,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    const options = this.dataSource.options as { url?: string };
+    if (!options.url) throw new Error('WebhookWorker needs the database URL of the data source');
+    const { webhooks } = this.config;
+    const queue = new DeliveryQueue({
+      connectionString: options.url,
+      expireInSeconds: webhooks.jobExpireSeconds,
+      maintenanceIntervalSeconds: webhooks.maintenanceIntervalSeconds,
+    });
+    queue.on('error', (error) => this.logger.warn(`queue: ${error.message}`));
+    await queue.start();
+    this.queue = queue;
+    this.running = true;
+    await queue.work(webhooks.workerConcurrency, BATCH_SIZE, POLLING_INTERVAL_SECONDS, async (jobs) => {
+      const results = await Promise.allSettled(jobs.map((job) => this.attempts.attempt(queue, job.data)));
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      // pg-boss retries the whole batch; attempts already recorded are skipped on the retry.
+      if (failed) throw failed.reason;
+    });
+    this.loop = this.fanOutLoop(queue);
+    this.logger.log('webhook worker started');
+  }
+
+  /** Runs fan-out until no event is left (used by tests and the benchmark to flush). */
+  async fanOutNow(): Promise<number> {
+    if (!this.queue) throw new Error('worker not started');
+    let total = 0;
+    for (;;) {
+      const { events } = await this.fanOut.runOnce(this.queue);
+      total += events;
+      if (events === 0) return total;
+    }
+  }
+
+  private async fanOutLoop(queue: DeliveryQueue): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      try {
+        const { events, deliveries } = await this.fanOut.runOnce(queue);
+        busy = events > 0;
+        if (deliveries > 0) queue.wake();
+        if (Date.now() - this.lastSweep > SWEEP_INTERVAL_MS) {
+          this.lastSweep = Date.now();
+          await this.store.deactivateLongDegraded(this.config.webhooks.inactiveAfterSeconds);
+        }
+      } catch (error) {
+        if (this.running) this.logger.warn(`fan-out failed: ${(error as Error).message}`);
+      }
+      if (!busy && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.config.webhooks.fanOutIntervalMs);
+          this.wakeLoop = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeLoop = null;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wakeLoop?.();
+    await this.loop;
+    await this.queue?.stop();
+    this.queue = null;
+    this.logger.log('webhook worker stopped');
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+}

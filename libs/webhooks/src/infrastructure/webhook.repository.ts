@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { rowsOf } from './sql-rows';
+import type { Subscription, Webhook, WebhookStatus } from '../domain/webhook';
+
+interface WebhookRow {
+  workspace_id: string;
+  id: string;
+  target_url: string;
+  subscriptions: Subscription[];
+  status: WebhookStatus;
+  created_at: Date;
+}
+
+export interface DeliveryRow {
+  workspace_id: string;
+  id: string;
+  webhook_id: string;
+  seq: string;
+  event_id: string;
+  event_type: string;
+  event_occurred_at: Date;
+  body: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  trigger: 'automatic' | 'replay';
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+const WEBHOOK_COLUMNS = 'workspace_id, id, target_url, subscriptions, status, created_at';
+
+function toWebhook(row: WebhookRow): Webhook {
+  return {
+    workspaceId: row.workspace_id,
+    id: row.id,
+    targetUrl: row.target_url,
+    subscriptions: row.subscriptions,
+    status: row.status,
+    createdAt: row.created_at,
+  };
+}
+
+/** Webhook endpoints and their delivery log, always within one workspace. */
+@Injectable()
+export class WebhookRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return rowsOf<T>(await this.transactions.manager().query(sql, params));
+  }
+
+  async insert(webhook: Webhook, secret: string): Promise<Webhook> {
+    const [row] = await this.query<WebhookRow>(
+      `INSERT INTO webhooks (workspace_id, id, target_url, subscriptions, secret) VALUES ($1, $2, $3, $4::jsonb, $5) RETURNING ${WEBHOOK_COLUMNS}`,
+      [webhook.workspaceId, webhook.id, webhook.targetUrl, JSON.stringify(webhook.subscriptions), secret],
+    );
+    return toWebhook(row);
+  }
+
+  async findById(workspaceId: string, webhookId: string, forUpdate = false): Promise<Webhook | null> {
+    const [row] = await this.query<WebhookRow>(
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+      [workspaceId, webhookId],
+    );
+    return row ? toWebhook(row) : null;
+  }
+
+  async listInWorkspace(workspaceId: string, limit: number, offset: number): Promise<Webhook[]> {
+    const rows = await this.query<WebhookRow>(
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE workspace_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+      [workspaceId, limit, offset],
+    );
+    return rows.map(toWebhook);
+  }
+
+  /** Changing the target or subscriptions of an inactive webhook makes it active again. */
+  async update(workspaceId: string, webhookId: string, changes: { targetUrl?: string; subscriptions?: readonly Subscription[] }): Promise<Webhook | null> {
+    const [row] = await this.query<WebhookRow>(
+      `UPDATE webhooks SET
+         target_url = COALESCE($3, target_url),
+         subscriptions = COALESCE($4::jsonb, subscriptions),
+         status = CASE WHEN status = 'inactive' THEN 'active' ELSE status END,
+         consecutive_failures = CASE WHEN status = 'inactive' THEN 0 ELSE consecutive_failures END,
+         failing_since = CASE WHEN status = 'inactive' THEN NULL ELSE failing_since END,
+         degraded_since = CASE WHEN status = 'inactive' THEN NULL ELSE degraded_since END,
+         inactive_reason = NULL,
+         updated_at = clock_timestamp()
+       WHERE workspace_id = $1 AND id = $2
+       RETURNING ${WEBHOOK_COLUMNS}`,
+      [workspaceId, webhookId, changes.targetUrl ?? null, changes.subscriptions ? JSON.stringify(changes.subscriptions) : null],
+    );
+    return row ? toWebhook(row) : null;
+  }
+
+  async delete(workspaceId: string, webhookId: string): Promise<boolean> {
+    const rows = await this.query<{ id: string }>(`DELETE FROM webhooks WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, webhookId]);
+    return rows.length > 0;
+  }
+
+  /** Newest first; `beforeSeq` continues after the last delivery of the previous page. */
+  async listDeliveries(workspaceId: string, webhookId: string, limit: number, beforeSeq: string | null): Promise<DeliveryRow[]> {
+    return this.query<DeliveryRow>(
+      `SELECT * FROM webhook_deliveries
+       WHERE workspace_id = $1 AND webhook_id = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
+       ORDER BY seq DESC LIMIT $4`,
+      [workspaceId, webhookId, beforeSeq, limit],
+    );
+  }
+
+  async findDelivery(workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
+    const [row] = await this.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE workspace_id = $1 AND webhook_id = $2 AND id = $3`, [
+      workspaceId,
+      webhookId,
+      deliveryId,
+    ]);
+    return row ?? null;
+  }
+
+  async attemptsOf(workspaceId: string, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.query<AttemptRow>(
+      `SELECT delivery_id, trigger, started_at, duration_ms, status_code, error, succeeded FROM webhook_delivery_attempts
+       WHERE workspace_id = $1 AND delivery_id = ANY($2::uuid[]) ORDER BY id`,
+      [workspaceId, deliveryIds],
+    );
+  }
+}

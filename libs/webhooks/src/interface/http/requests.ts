@@ -1,0 +1,93 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { OffsetPaginationQuery } from '@workbase/shared/http';
+import { WEBHOOK_EVENT_TYPE_NAMES } from '../../domain/event-types';
+
+const FILTER_DESCRIPTION =
+  '`null` (every event), or `{"$or": [conditions]}` / `{"$and": [conditions]}` where a condition is ' +
+  '`{"field", "operator": "equals" | "not_equals", "value": string}`. Fields: `id.workspace_id`, `id.<key>` of the ' +
+  "event's id, `actor.type`, `actor.id`, and per family `api_slug` (activity events) or `parent_object_id` / " +
+  '`parent_record_id` (note events).';
+
+export class SubscriptionInput {
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPE_NAMES, example: 'note.created' })
+  @IsString()
+  event_type!: string;
+
+  @ApiPropertyOptional({ nullable: true, description: FILTER_DESCRIPTION, example: { $or: [{ field: 'parent_object_id', operator: 'equals', value: '97052eb9-e65e-443f-a297-f2d9a4a7f795' }] } })
+  @IsOptional()
+  filter?: unknown;
+}
+
+export class WebhookCreateData {
+  @ApiProperty({ example: 'https://example.com/webhook' })
+  @IsString()
+  @MaxLength(2048)
+  target_url!: string;
+
+  @ApiProperty({ type: [SubscriptionInput] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => SubscriptionInput)
+  subscriptions!: SubscriptionInput[];
+}
+
+export class WebhookCreateRequest {
+  @ApiProperty({ type: WebhookCreateData })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => WebhookCreateData)
+  data!: WebhookCreateData;
+}
+
+export class WebhookUpdateData {
+  @ApiPropertyOptional({ example: 'https://example.com/webhook' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  target_url?: string;
+
+  @ApiPropertyOptional({ type: [SubscriptionInput] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => SubscriptionInput)
+  subscriptions?: SubscriptionInput[];
+}
+
+export class WebhookUpdateRequest {
+  @ApiProperty({ type: WebhookUpdateData })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => WebhookUpdateData)
+  data!: WebhookUpdateData;
+}
+
+export class ListWebhooksQuery extends OffsetPaginationQuery {
+  @ApiPropertyOptional({ minimum: 10, maximum: 100, default: 10 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(100)
+  limit?: number;
+}
+
+export class ListDeliveriesQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque `pagination.next_cursor` of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}

@@ -1,0 +1,110 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { Webhook } from '../../domain/webhook';
+import type { AttemptRow, DeliveryRow } from '../../infrastructure/webhook.repository';
+
+export class WebhookIdResponse {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) webhook_id!: string;
+}
+
+export class SubscriptionResponse {
+  @ApiProperty({ example: 'note.created' }) event_type!: string;
+  @ApiProperty({ nullable: true, type: Object, description: 'null, or {"$or"|"$and": [{field, operator, value}]}' }) filter!: unknown;
+}
+
+export class WebhookResponse {
+  @ApiProperty() target_url!: string;
+  @ApiProperty({ type: [SubscriptionResponse] }) subscriptions!: SubscriptionResponse[];
+  @ApiProperty({ type: WebhookIdResponse }) id!: WebhookIdResponse;
+  @ApiProperty({ enum: ['active', 'degraded', 'inactive'] }) status!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class WebhookWithSecretResponse extends WebhookResponse {
+  @ApiProperty({ description: 'Signing secret (64 hex characters). Returned only by this call.' }) secret!: string;
+}
+
+export class WebhookEnvelope {
+  @ApiProperty({ type: WebhookResponse }) data!: WebhookResponse;
+}
+
+export class WebhookWithSecretEnvelope {
+  @ApiProperty({ type: WebhookWithSecretResponse }) data!: WebhookWithSecretResponse;
+}
+
+export class WebhookListResponse {
+  @ApiProperty({ type: [WebhookResponse] }) data!: WebhookResponse[];
+}
+
+export function toWebhookResponse(webhook: Webhook): WebhookResponse {
+  return {
+    target_url: webhook.targetUrl,
+    subscriptions: webhook.subscriptions.map((s) => ({ event_type: s.event_type, filter: s.filter })),
+    id: { workspace_id: webhook.workspaceId, webhook_id: webhook.id },
+    status: webhook.status,
+    created_at: webhook.createdAt.toISOString(),
+  };
+}
+
+export class DeliveryIdResponse extends WebhookIdResponse {
+  @ApiProperty({ format: 'uuid', description: 'Also the `webhook-id` header of every attempt' }) delivery_id!: string;
+}
+
+export class DeliveryAttemptResponse {
+  @ApiProperty({ enum: ['automatic', 'replay'] }) trigger!: string;
+  @ApiProperty({ format: 'date-time' }) started_at!: string;
+  @ApiProperty() duration_ms!: number;
+  @ApiProperty({ nullable: true, type: Number }) status_code!: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the attempt failed (never the response body)' }) error!: string | null;
+  @ApiProperty() succeeded!: boolean;
+}
+
+export class DeliveryResponse {
+  @ApiProperty({ type: DeliveryIdResponse }) id!: DeliveryIdResponse;
+  @ApiProperty({ example: 'workspace-member.created' }) event_type!: string;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] }) status!: string;
+  @ApiProperty({ description: 'Automatic attempts made so far' }) attempt_count!: number;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) next_attempt_at!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) last_status_code!: number | null;
+  @ApiProperty({ format: 'date-time', description: 'When the event was committed' }) event_occurred_at!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) completed_at!: string | null;
+  @ApiProperty({ type: Object, description: 'The exact JSON body sent on every attempt' }) payload!: unknown;
+  @ApiProperty({ type: [DeliveryAttemptResponse] }) attempts!: DeliveryAttemptResponse[];
+}
+
+export class DeliveryPagination {
+  @ApiPropertyOptional({ nullable: true, type: String }) next_cursor!: string | null;
+}
+
+export class DeliveryListResponse {
+  @ApiProperty({ type: [DeliveryResponse] }) data!: DeliveryResponse[];
+  @ApiProperty({ type: DeliveryPagination }) pagination!: DeliveryPagination;
+}
+
+export class DeliveryEnvelope {
+  @ApiProperty({ type: DeliveryResponse }) data!: DeliveryResponse;
+}
+
+export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptRow[]): DeliveryResponse {
+  return {
+    id: { workspace_id: row.workspace_id, webhook_id: row.webhook_id, delivery_id: row.id },
+    event_type: row.event_type,
+    status: row.status,
+    attempt_count: row.attempts,
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+    last_status_code: row.last_status_code,
+    event_occurred_at: row.event_occurred_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    completed_at: row.completed_at?.toISOString() ?? null,
+    payload: JSON.parse(row.body) as unknown,
+    attempts: attempts.map((a) => ({
+      trigger: a.trigger,
+      started_at: a.started_at.toISOString(),
+      duration_ms: a.duration_ms,
+      status_code: a.status_code,
+      error: a.error,
+      succeeded: a.succeeded,
+    })),
+  };
+}

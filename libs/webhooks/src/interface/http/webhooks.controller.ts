@@ -1,0 +1,156 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, ApiStandardErrors, CurrentAuth, pageOf, RequireScopes } from '@workbase/shared/http';
+import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
+import { DeliveryAttempts } from '../../application/delivery-attempts';
+import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from '../../application/webhook-commands';
+import { WebhookRepository } from '../../infrastructure/webhook.repository';
+import { ListDeliveriesQuery, ListWebhooksQuery, WebhookCreateRequest, WebhookUpdateRequest } from './requests';
+import {
+  DeliveryEnvelope,
+  DeliveryListResponse,
+  toDeliveryResponse,
+  toWebhookResponse,
+  WebhookEnvelope,
+  WebhookListResponse,
+  WebhookWithSecretEnvelope,
+} from './responses';
+
+const webhookIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Webhook not found.') });
+const deliveryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Delivery not found.') });
+
+const EXTENSION = 'Workbase extension (not part of the reference API).';
+
+@ApiTags('Webhooks')
+@Controller('v2/webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly createWebhook: CreateWebhookUseCase,
+    private readonly updateWebhook: UpdateWebhookUseCase,
+    private readonly deleteWebhook: DeleteWebhookUseCase,
+    private readonly attempts: DeliveryAttempts,
+  ) {}
+
+  @Get()
+  @RequireScopes(SCOPES.webhookRead)
+  @ApiOperation({ summary: 'List webhooks' })
+  @ApiOkResponse({ type: WebhookListResponse })
+  @ApiStandardErrors()
+  async list(@CurrentAuth() auth: AuthContext, @Query() query: ListWebhooksQuery): Promise<WebhookListResponse> {
+    const { limit, offset } = pageOf(query, 10);
+    return { data: (await this.webhooks.listInWorkspace(auth.workspaceId, limit, offset)).map(toWebhookResponse) };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequireScopes(SCOPES.webhookReadWrite)
+  @ApiOperation({ summary: 'Create a webhook', description: 'The response holds the signing `secret`; it is never shown again.' })
+  @ApiOkResponse({ type: WebhookWithSecretEnvelope })
+  @ApiStandardErrors()
+  async create(@CurrentAuth() auth: AuthContext, @Body() body: WebhookCreateRequest): Promise<WebhookWithSecretEnvelope> {
+    const { webhook, secret } = await this.createWebhook.execute({
+      workspaceId: auth.workspaceId,
+      targetUrl: body.data.target_url,
+      subscriptions: body.data.subscriptions,
+    });
+    return { data: { ...toWebhookResponse(webhook), secret } };
+  }
+
+  @Get(':webhook_id')
+  @RequireScopes(SCOPES.webhookRead)
+  @ApiOperation({ summary: 'Get a webhook' })
+  @ApiOkResponse({ type: WebhookEnvelope })
+  @ApiStandardErrors()
+  async get(@CurrentAuth() auth: AuthContext, @Param('webhook_id', webhookIdPipe) webhookId: string): Promise<WebhookEnvelope> {
+    const webhook = await this.webhooks.findById(auth.workspaceId, webhookId);
+    if (!webhook) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
+    return { data: toWebhookResponse(webhook) };
+  }
+
+  @Patch(':webhook_id')
+  @RequireScopes(SCOPES.webhookReadWrite)
+  @ApiOperation({ summary: 'Update a webhook', description: 'Updating an `inactive` webhook makes it `active` again.' })
+  @ApiOkResponse({ type: WebhookEnvelope })
+  @ApiStandardErrors()
+  async update(
+    @CurrentAuth() auth: AuthContext,
+    @Param('webhook_id', webhookIdPipe) webhookId: string,
+    @Body() body: WebhookUpdateRequest,
+  ): Promise<WebhookEnvelope> {
+    const webhook = await this.updateWebhook.execute({
+      workspaceId: auth.workspaceId,
+      webhookId,
+      targetUrl: body.data.target_url,
+      subscriptions: body.data.subscriptions,
+    });
+    return { data: toWebhookResponse(webhook) };
+  }
+
+  @Delete(':webhook_id')
+  @RequireScopes(SCOPES.webhookReadWrite)
+  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiOkResponse({ schema: { type: 'object', example: {} } })
+  @ApiStandardErrors()
+  async remove(@CurrentAuth() auth: AuthContext, @Param('webhook_id', webhookIdPipe) webhookId: string): Promise<Record<string, never>> {
+    await this.deleteWebhook.execute(auth.workspaceId, webhookId);
+    return {};
+  }
+
+  @Get(':webhook_id/deliveries')
+  @RequireScopes(SCOPES.webhookRead)
+  @ApiOperation({
+    summary: 'List deliveries of a webhook',
+    description: `${EXTENSION} Newest first, cursor paginated: each delivery with its event, status, and every attempt (status code, error, duration).`,
+  })
+  @ApiOkResponse({ type: DeliveryListResponse })
+  @ApiStandardErrors()
+  async deliveries(
+    @CurrentAuth() auth: AuthContext,
+    @Param('webhook_id', webhookIdPipe) webhookId: string,
+    @Query() query: ListDeliveriesQuery,
+  ): Promise<DeliveryListResponse> {
+    if (!(await this.webhooks.findById(auth.workspaceId, webhookId))) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
+    const limit = query.limit ?? 20;
+    const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const rows = await this.webhooks.listDeliveries(auth.workspaceId, webhookId, limit + 1, before);
+    const page = rows.slice(0, limit);
+    const attempts = await this.webhooks.attemptsOf(auth.workspaceId, page.map((row) => row.id));
+    return {
+      data: page.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id))),
+      pagination: { next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null },
+    };
+  }
+
+  @Post(':webhook_id/deliveries/:delivery_id/replay')
+  @HttpCode(200)
+  @RequireScopes(SCOPES.webhookReadWrite)
+  @ApiOperation({
+    summary: 'Replay a delivery',
+    description:
+      `${EXTENSION} Sends the stored payload once more, now, with the original \`webhook-id\`, a new timestamp and the ` +
+      'current secret. The attempt is logged with trigger `replay`; it does not change the webhook status.',
+  })
+  @ApiOkResponse({ type: DeliveryEnvelope })
+  @ApiStandardErrors()
+  async replay(
+    @CurrentAuth() auth: AuthContext,
+    @Param('webhook_id', webhookIdPipe) webhookId: string,
+    @Param('delivery_id', deliveryIdPipe) deliveryId: string,
+  ): Promise<DeliveryEnvelope> {
+    await this.attempts.replay(auth.workspaceId, webhookId, deliveryId);
+    const row = await this.webhooks.findDelivery(auth.workspaceId, webhookId, deliveryId);
+    if (!row) throw new NotFoundError(`Delivery with ID "${deliveryId}" not found.`);
+    return { data: toDeliveryResponse(row, await this.webhooks.attemptsOf(auth.workspaceId, [deliveryId])) };
+  }
+}
+
+function encodeCursor(seq: string): string {
+  return Buffer.from(`d:${seq}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^d:\d{1,18}$/.test(decoded)) throw new ValidationError('cursor is not a cursor returned by this endpoint');
+  return decoded.slice(2);
+}

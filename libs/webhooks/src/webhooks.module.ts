@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { DeliveryAttempts } from './application/delivery-attempts';
+import { FanOut } from './application/fan-out';
+import { TargetValidator } from './application/target-validator';
+import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from './application/webhook-commands';
+import { WebhookWorker } from './application/webhook-worker';
+import { DeliveryStore } from './infrastructure/delivery-store';
+import { WebhookRepository } from './infrastructure/webhook.repository';
+import { WebhooksController } from './interface/http/webhooks.controller';
+
+const providers = [
+  WebhookRepository,
+  DeliveryStore,
+  TargetValidator,
+  CreateWebhookUseCase,
+  UpdateWebhookUseCase,
+  DeleteWebhookUseCase,
+  DeliveryAttempts,
+  FanOut,
+  WebhookWorker,
+];
+
+/** The delivery machinery without HTTP routes: what `apps/worker` composes. */
+@Module({ providers, exports: providers })
+export class WebhookDeliveryModule {}
+
+/** Webhook management API plus the delivery machinery (the worker starts only when asked). */
+@Module({ imports: [WebhookDeliveryModule], controllers: [WebhooksController] })
+export class WebhooksModule {}

@@ -1,0 +1,129 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CreateMemberUseCase } from '@workbase/access';
+import type { DomainEvent } from '@workbase/shared/kernel';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { Webhook } from 'standardwebhooks';
+import type { TestApp } from '../support/test-app';
+
+/** Fast delivery settings: retries in fractions of a second, quick crash recovery. */
+export const FAST_WEBHOOK_ENV: Record<string, string> = {
+  WEBHOOK_RETRY_SCHEDULE: '0.2,0.3,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5',
+  WEBHOOK_FANOUT_INTERVAL_MS: '50',
+  WEBHOOK_DELIVERY_TIMEOUT_MS: '2000',
+  WEBHOOK_JOB_EXPIRE_SECONDS: '5',
+  WEBHOOK_MAINTENANCE_INTERVAL_SECONDS: '1',
+  WEBHOOK_DEGRADED_AFTER_FAILURES: '3',
+  WEBHOOK_RATE_LIMIT_PER_SECOND: '1000',
+};
+
+export interface ReceivedRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly receivedAt: number;
+  readonly path: string;
+}
+
+export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+
+export interface Receiver {
+  readonly url: string;
+  readonly requests: ReceivedRequest[];
+  /** Requests answered with 2xx. */
+  readonly accepted: ReceivedRequest[];
+  reply: (request: ReceivedRequest, index: number) => Reply;
+  close(): Promise<void>;
+}
+
+/** A real HTTP receiver on loopback; `reply` decides each answer (default 200). */
+export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 200 })): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const accepted: ReceivedRequest[] = [];
+  const hanging: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), path: req.url ?? '/' };
+      requests.push(request);
+      const answer = receiver.reply(request, requests.length - 1);
+      if (answer === 'hang') {
+        hanging.push(res);
+        return;
+      }
+      if (answer.status >= 200 && answer.status < 300) accepted.push(request);
+      res.writeHead(answer.status, answer.headers ?? {});
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const receiver: Receiver = {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests,
+    accepted,
+    reply,
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return receiver;
+}
+
+export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 15_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let memberCounter = 0;
+
+/** A real `workspace-member.created` event through the access context's use case. */
+export async function createMemberEvent(t: TestApp, workspaceId: string): Promise<string> {
+  const { memberId } = await t.app.get(CreateMemberUseCase).execute({ workspaceId, email: `member-${process.pid}-${++memberCounter}@hooks.test`, accessLevel: 'member' });
+  return memberId;
+}
+
+/** Records events as another context would: inside a transaction, through the outbox. */
+export async function recordEvents(t: TestApp, ...events: DomainEvent[]): Promise<void> {
+  await t.app.get(TransactionRunner).run(() => t.app.get(EventOutbox).record(...events));
+}
+
+export function hexSignature(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/** Verifies the Standard Webhooks headers with the reference library; returns the parsed body. */
+export function verifyStandard(secret: string, request: ReceivedRequest): unknown {
+  return new Webhook(secret, { format: 'raw' }).verify(request.body, {
+    'webhook-id': String(request.headers['webhook-id']),
+    'webhook-timestamp': String(request.headers['webhook-timestamp']),
+    'webhook-signature': String(request.headers['webhook-signature']),
+  });
+}
+
+export interface CreatedWebhook {
+  readonly id: string;
+  readonly secret: string;
+}
+
+export async function createWebhook(t: TestApp, token: string, targetUrl: string, subscriptions: unknown[]): Promise<CreatedWebhook> {
+  const response = await t
+    .http()
+    .post('/v2/webhooks')
+    .set('Authorization', `Bearer ${token}`)
+    .send({ data: { target_url: targetUrl, subscriptions } });
+  if (response.status !== 200) throw new Error(`create webhook: ${response.status} ${JSON.stringify(response.body)}`);
+  return { id: response.body.data.id.webhook_id, secret: response.body.data.secret };
+}
+
+export function eventsOf(request: ReceivedRequest): Array<Record<string, unknown>> {
+  return (JSON.parse(request.body) as { events: Array<Record<string, unknown>> }).events;
+}
