@@ -6,6 +6,7 @@ import { PersistenceModule } from '@workbase/shared/persistence';
 import { OAuthModule } from '@workbase/oauth';
 import { RecordsModule } from '@workbase/records';
 import { MeetingsModule } from '@workbase/meetings';
+import { MeetingsModule } from '@workbase/meetings';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { WorkspaceSetupModule } from './workspace-setup.module';
@@ -33,6 +34,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordsModule,
+        MeetingsModule,
         MeetingsModule,
         OAuthModule,
         WebhooksModule,

@@ -1,0 +1,42 @@
+import { type Actor, ValidationError } from '@workbase/shared/kernel';
+import type { MeetingTimes } from './meeting-time';
+
+export const PARTICIPANT_STATUSES = ['accepted', 'tentative', 'declined', 'pending'] as const;
+export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+
+export interface Participant {
+  readonly emailAddress: string | null;
+  readonly name: string | null;
+  readonly status: ParticipantStatus;
+  readonly isOrganizer: boolean;
+  /** The people record with this email address, when one existed at write time. */
+  readonly personRecordId: string | null;
+}
+
+export interface LinkedRecord {
+  readonly objectId: string;
+  readonly objectSlug: string;
+  readonly recordId: string;
+}
+
+/** A meeting as stored and read back. */
+export interface Meeting {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly times: MeetingTimes;
+  readonly participants: readonly Participant[];
+  readonly linkedRecords: readonly LinkedRecord[];
+  readonly createdAt: Date;
+  readonly createdBy: Actor;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Lower-cased, trimmed email address, or a 400 naming the field. Matches the people engine's key. */
+export function normaliseEmail(field: string, value: string): string {
+  const trimmed = value.trim();
+  if (!EMAIL.test(trimmed) || trimmed.length > 320) throw new ValidationError(`${field}: "${value}" is not a valid email address.`, { field });
+  return trimmed.toLowerCase();
+}

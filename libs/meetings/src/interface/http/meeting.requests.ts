@@ -1,0 +1,185 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
+
+/** `true`/`false` (also as strings) to booleans; anything else is left to fail IsBoolean. */
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+export class MeetingBoundInput {
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-02T15:00:00Z', description: 'ISO 8601 instant with offset; timed meetings only' })
+  @IsOptional()
+  @IsString()
+  datetime?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Europe/London', description: 'IANA zone the meeting was scheduled in; timed meetings only' })
+  @IsOptional()
+  @IsString()
+  timezone?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-02', description: 'Calendar date; all-day meetings only (end date exclusive)' })
+  @IsOptional()
+  @IsString()
+  date?: string | null;
+}
+
+export class ParticipantInput {
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'ada@example.com' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  email_address?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Ada Lovelace' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(500)
+  name?: string | null;
+
+  @ApiProperty({ enum: PARTICIPANT_STATUSES })
+  @IsIn(PARTICIPANT_STATUSES)
+  status!: ParticipantStatus;
+
+  @ApiProperty({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], description: 'A boolean, or "true"/"false"' })
+  @Transform(toBoolean)
+  @IsBoolean()
+  is_organizer!: boolean;
+}
+
+export class LinkedRecordInput {
+  @ApiProperty({ description: 'Object slug or UUID', example: 'companies' })
+  @IsString()
+  @IsNotEmpty()
+  object!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  record_id!: string;
+}
+
+export class MeetingCreateData {
+  @ApiProperty({ example: 'Quarterly review' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1000)
+  title!: string;
+
+  @ApiPropertyOptional({ default: '', example: 'Review of Q1 numbers' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
+  description?: string;
+
+  @ApiProperty({ description: 'All-day meetings take `{date}` bounds, timed ones `{datetime, timezone}`' })
+  @IsBoolean()
+  is_all_day!: boolean;
+
+  @ApiProperty({ type: MeetingBoundInput })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MeetingBoundInput)
+  start!: MeetingBoundInput;
+
+  @ApiProperty({ type: MeetingBoundInput, description: 'After start; exclusive for all-day meetings (RFC 5545)' })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MeetingBoundInput)
+  end!: MeetingBoundInput;
+
+  @ApiProperty({ type: [ParticipantInput] })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ParticipantInput)
+  participants!: ParticipantInput[];
+
+  @ApiPropertyOptional({ type: [LinkedRecordInput] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => LinkedRecordInput)
+  linked_records?: LinkedRecordInput[];
+}
+
+export class MeetingCreateRequest {
+  @ApiProperty({ type: MeetingCreateData })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MeetingCreateData)
+  data!: MeetingCreateData;
+}
+
+export class ListMeetingsQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page. Limit and filters must stay the same.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  cursor?: string;
+
+  @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  linked_object?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'With `linked_object`' })
+  @IsOptional()
+  @IsUUID()
+  linked_record_id?: string;
+
+  @ApiPropertyOptional({ description: 'Comma-separated email addresses; meetings with any of them. ORed with the linked-record filter.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  participants?: string;
+
+  @ApiPropertyOptional({ enum: ['start_asc', 'start_desc'], default: 'start_asc' })
+  @IsOptional()
+  @IsIn(['start_asc', 'start_desc'])
+  sort?: 'start_asc' | 'start_desc';
+
+  @ApiPropertyOptional({ example: '2026-03-01T00:00:00Z', description: 'Meetings ending at or after this instant (inclusive)' })
+  @IsOptional()
+  @IsString()
+  ends_from?: string;
+
+  @ApiPropertyOptional({ example: '2026-04-01T00:00:00Z', description: 'Meetings starting before this instant (exclusive)' })
+  @IsOptional()
+  @IsString()
+  starts_before?: string;
+
+  @ApiPropertyOptional({ default: 'UTC', example: 'America/New_York', description: 'IANA zone in which all-day meetings are placed for filtering and sorting' })
+  @IsOptional()
+  @IsString()
+  timezone?: string;
+}
