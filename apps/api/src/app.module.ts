@@ -5,7 +5,7 @@ import { HttpKernelModule } from '@workbase/shared/http';
 import { PersistenceModule } from '@workbase/shared/persistence';
 import { OAuthModule } from '@workbase/oauth';
 import { RecordsModule } from '@workbase/records';
-import { MeetingsModule } from '@workbase/meetings';
+import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
@@ -34,7 +34,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordsModule,
-        MeetingsModule,
+        ActivitiesModule,
         MeetingsModule,
         OAuthModule,
         WebhooksModule,

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from '@workbase/access';
+import { ActivitiesModule, PhoneCallsInitializer } from '@workbase/activities';
 import { RecordsModule, StandardObjectsInitializer } from '@workbase/records';
 
 /**
@@ -8,11 +9,11 @@ import { RecordsModule, StandardObjectsInitializer } from '@workbase/records';
  */
 @Global()
 @Module({
-  imports: [RecordsModule],
+  imports: [RecordsModule, ActivitiesModule],
   providers: [
     {
       provide: WORKSPACE_INITIALIZERS,
-      inject: [StandardObjectsInitializer],
+      inject: [StandardObjectsInitializer, PhoneCallsInitializer],
       useFactory: (...initializers: WorkspaceInitializer[]) => initializers,
     },
   ],

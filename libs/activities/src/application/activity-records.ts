@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { type Container, RecordAssert, RecordQueryService, RecordService, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { ActivityRepository } from '../infrastructure/activity.repository';
+import { ActivityCatalog } from './activity-catalog';
+
+export interface ActivityRecordQuery {
+  readonly filter?: unknown;
+  readonly sorts?: unknown;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/**
+ * Activity records over the record engine. Every write runs in one transaction that key-share
+ * locks the activity (so a DELETE of the activity cannot leave records behind), fails fast with
+ * 409 `concurrent_write_conflict` on a record another request is writing (never a lost update),
+ * and stamps the activity's `api_slug` on the events it recorded.
+ */
+@Injectable()
+export class ActivityRecords {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly catalog: ActivityCatalog,
+    private readonly activities: ActivityRepository,
+    private readonly records: RecordService,
+    private readonly writer: RecordWriter,
+    private readonly asserts: RecordAssert,
+    private readonly queries: RecordQueryService,
+  ) {}
+
+  async create(who: WriteActor, activity: string, values: ValuesInput): Promise<RecordView> {
+    return this.write(who, activity, async (container) => this.records.get(container, await this.writer.create(who, container, values)));
+  }
+
+  async update(who: WriteActor, activity: string, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {
+    return this.write(who, activity, async (container) => {
+      const changed = await this.writer.update(who, container, recordId, values, mode, { failOnConcurrentWrite: true });
+      if (changed === null) throw recordNotFound(container, recordId);
+      return this.records.get(container, recordId);
+    });
+  }
+
+  async upsert(who: WriteActor, activity: string, matchingAttribute: string, values: ValuesInput): Promise<RecordView> {
+    return this.write(who, activity, async (container) => {
+      const { recordId } = await this.asserts.execute(who, container, matchingAttribute, values, { failOnConcurrentWrite: true });
+      return this.records.get(container, recordId);
+    });
+  }
+
+  async delete(who: WriteActor, activity: string, recordId: string): Promise<void> {
+    await this.write(who, activity, (container) => this.records.delete(who, container, recordId));
+  }
+
+  async get(workspaceId: string, activity: string, recordId: string): Promise<RecordView> {
+    return this.records.get(await this.catalog.container(workspaceId, activity), recordId);
+  }
+
+  async query(workspaceId: string, activity: string, query: ActivityRecordQuery): Promise<RecordView[]> {
+    return this.queries.query(await this.catalog.container(workspaceId, activity), query);
+  }
+
+  private write<T>(who: WriteActor, activity: string, work: (container: Container) => Promise<T>): Promise<T> {
+    return this.transactions.run(async () => {
+      const result = await work(await this.catalog.container(who.workspaceId, activity));
+      await this.activities.stampEventSlugs(who.workspaceId);
+      return result;
+    });
+  }
+}

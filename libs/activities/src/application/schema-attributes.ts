@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { AttributeRepository } from '@workbase/records';
+import { newId } from '@workbase/shared/kernel';
+import { type ActivitySchema, SCHEMA_ATTRIBUTES } from '../domain/activity-schemas';
+import { ActivityRepository } from '../infrastructure/activity.repository';
+
+type NewAttribute = Parameters<AttributeRepository['insert']>[0][number];
+
+/**
+ * Gives a new activity the inherited attributes of its schema. They are stored as ordinary
+ * attributes of the activity with `is_inherited`, so that they are listed, read, written, filtered
+ * and sorted like custom ones, while the attribute catalog refuses to change them.
+ */
+@Injectable()
+export class SchemaAttributes {
+  constructor(
+    private readonly attributes: AttributeRepository,
+    private readonly activities: ActivityRepository,
+  ) {}
+
+  /** Must run inside the transaction that creates the activity. */
+  async addTo(workspaceId: string, activityId: string, schema: ActivitySchema): Promise<void> {
+    const rows: NewAttribute[] = [];
+    const options: Array<{ workspaceId: string; id: string; attributeId: string; title: string; position: number }> = [];
+    const objectIds = new Map<string, string | null>();
+    for (const [position, attribute] of SCHEMA_ATTRIBUTES[schema].entries()) {
+      const id = newId();
+      let allowed: string[] | null = null;
+      if (attribute.referencesObject) {
+        if (!objectIds.has(attribute.referencesObject)) objectIds.set(attribute.referencesObject, await this.activities.objectIdBySlug(workspaceId, attribute.referencesObject));
+        const objectId = objectIds.get(attribute.referencesObject);
+        allowed = objectId ? [objectId] : null;
+      }
+      rows.push({
+        id,
+        workspaceId,
+        containerId: activityId,
+        containerKind: 'activity',
+        slug: attribute.slug,
+        title: attribute.title,
+        description: attribute.description,
+        type: attribute.type,
+        isSystem: attribute.recordSystem ?? false,
+        isWritable: attribute.writable ?? true,
+        isRequired: attribute.required ?? false,
+        isUnique: false,
+        isMultiselect: attribute.multi ?? false,
+        isArchived: false,
+        isInherited: true,
+        defaultValue: null,
+        config: attribute.type === 'record-reference' ? { record_reference: { allowed_object_ids: allowed } } : {},
+        relationshipAttributeId: null,
+        position,
+      });
+      (attribute.options ?? []).forEach((title, i) => options.push({ workspaceId, id: newId(), attributeId: id, title, position: i }));
+    }
+    await this.attributes.insert(rows);
+    await this.activities.insertSchemaOptions(options);
+  }
+}

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Activity } from '../domain/activity';
+import type { ActivitySchema } from '../domain/activity-schemas';
+
+interface ActivityRow {
+  workspace_id: string;
+  id: string;
+  api_slug: string;
+  singular_noun: string;
+  plural_noun: string;
+  extends: ActivitySchema;
+  is_system: boolean;
+  is_archived: boolean;
+  created_at: string;
+}
+
+const COLUMNS = `workspace_id, id, api_slug, singular_noun, plural_noun, extends, is_system, is_archived,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"000Z"') AS created_at`;
+
+/** Lock taken on the activity row: writes of its records share it, deleting the activity excludes them. */
+export type ActivityLock = 'none' | 'key-share' | 'update';
+
+/** The `activities` table, workspace first in every statement. */
+@Injectable()
+export class ActivityRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  private query<T>(sql: string, params: unknown[]): Promise<T> {
+    return this.transactions.manager().query(sql, params);
+  }
+
+  async listInWorkspace(workspaceId: string, options: { includeArchived: boolean }): Promise<Activity[]> {
+    const rows = await this.query<ActivityRow[]>(
+      `SELECT ${COLUMNS} FROM activities WHERE workspace_id = $1 ${options.includeArchived ? '' : 'AND NOT is_archived'} ORDER BY created_at, id`,
+      [workspaceId],
+    );
+    return rows.map(toActivity);
+  }
+
+  /** By UUID or api_slug; with a lock (inside a transaction) when the caller is about to write. */
+  async findBySlugOrId(workspaceId: string, slugOrId: string, lock: ActivityLock = 'none'): Promise<Activity | null> {
+    const suffix = lock === 'key-share' ? ' FOR KEY SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
+    const rows = await this.query<ActivityRow[]>(
+      `SELECT ${COLUMNS} FROM activities WHERE workspace_id = $1 AND ${isUuid(slugOrId) ? 'id = $2::uuid' : 'api_slug = $2'}${suffix}`,
+      [workspaceId, slugOrId],
+    );
+    return rows[0] ? toActivity(rows[0]) : null;
+  }
+
+  async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {
+    const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM activities WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
+    return rows.length > 0 && rows[0].id !== exceptId;
+  }
+
+  async insert(activity: Omit<Activity, 'createdAt' | 'isArchived'>): Promise<void> {
+    await this.query(
+      `INSERT INTO activities (workspace_id, id, api_slug, singular_noun, plural_noun, extends, is_system) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [activity.workspaceId, activity.id, activity.apiSlug, activity.singularNoun, activity.pluralNoun, activity.extends, activity.isSystem],
+    );
+  }
+
+  async update(workspaceId: string, id: string, changes: { apiSlug?: string; singularNoun?: string; pluralNoun?: string; isArchived?: boolean }): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [workspaceId, id];
+    const set = (column: string, value: unknown) => {
+      if (value === undefined) return;
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    set('api_slug', changes.apiSlug);
+    set('singular_noun', changes.singularNoun);
+    set('plural_noun', changes.pluralNoun);
+    set('is_archived', changes.isArchived);
+    if (sets.length === 0) return;
+    await this.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params);
+  }
+
+  /**
+   * Deletes the activity with everything stored under it in the record engine's tables: its
+   * records (their values and unique claims cascade) and its attributes (their options cascade).
+   */
+  async deleteWithContents(workspaceId: string, id: string): Promise<void> {
+    await this.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
+    await this.query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
+    await this.query(`DELETE FROM activities WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+  }
+
+  /** Select options of an inherited select attribute (the engine refuses option changes on it). */
+  async insertSchemaOptions(rows: ReadonlyArray<{ workspaceId: string; id: string; attributeId: string; title: string; position: number }>): Promise<void> {
+    if (rows.length === 0) return;
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => {
+      params.push(row.workspaceId, row.id, row.attributeId, row.title, row.position);
+      const o = params.length - 5;
+      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, false, $${o + 5})`;
+    });
+    await this.query(`INSERT INTO select_options (workspace_id, id, attribute_id, title, is_archived, position) VALUES ${tuples.join(', ')}`, params);
+  }
+
+  async objectIdBySlug(workspaceId: string, slug: string): Promise<string | null> {
+    const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM objects WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Adds the activity's `api_slug` (a webhook filter field of every activity event) to the
+   * activity events this transaction recorded without it: the record engine records the
+   * attribute and record events itself and knows the slug only as `container.slug`.
+   */
+  async stampEventSlugs(workspaceId: string): Promise<void> {
+    await this.query(
+      `UPDATE event_outbox o SET payload = o.payload || jsonb_build_object('api_slug', a.api_slug)
+         FROM activities a
+        WHERE o.workspace_id = $1 AND o.tx_id = pg_current_xact_id() AND o.event_type LIKE 'activity%'
+          AND NOT o.payload ? 'api_slug'
+          AND a.workspace_id = o.workspace_id AND a.id = (o.entity_id->>'activity_id')::uuid`,
+      [workspaceId],
+    );
+  }
+}
+
+function toActivity(row: ActivityRow): Activity {
+  return {
+    workspaceId: row.workspace_id,
+    id: row.id,
+    apiSlug: row.api_slug,
+    singularNoun: row.singular_noun,
+    pluralNoun: row.plural_noun,
+    extends: row.extends,
+    isSystem: row.is_system,
+    isArchived: row.is_archived,
+    createdAt: row.created_at,
+  };
+}
