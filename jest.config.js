@@ -4,7 +4,7 @@
  */
 const esmPackages = [
   '@nestjs', 'file-type', 'strtok3', 'token-types',
-  '@tokenizer', '@borewit', 'uint8array-extras', '@standard-schema',
+  '@tokenizer', '@borewit', 'uint8array-extras', '@standard-schema', 'oauth4webapi',
 ];
 
 module.exports = {
