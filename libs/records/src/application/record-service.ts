@@ -43,6 +43,7 @@ export class RecordService {
   async delete(who: WriteActor, container: Container, recordId: string): Promise<void> {
     await this.transactions.run(async () => {
       if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
+      await this.store.closeReferencesTo(container.workspaceId, recordId);
       const events = CONTAINER_EVENTS[container.kind];
       await this.outbox.record({
         eventType: events.deleted,

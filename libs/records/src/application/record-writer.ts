@@ -159,6 +159,7 @@ export class RecordWriter {
     const attributeIds = [...parsed.keys()];
     const current = mode === 'create' || attributeIds.length === 0 ? [] : await this.store.currentValues(who.workspaceId, [recordId], attributeIds);
     const changed: string[] = [];
+    const changedElsewhere = new Map<string, Set<string>>();
     for (const { attribute, values } of parsed.values()) {
       const held = current.filter((row) => row.attributeId === attribute.id).map((row) => ({ ...row, key: valueKey(attribute.type, row) }));
       const plan = planValues(held, values, attribute.isMultiselect, appendTo?.has(attribute.id) ? 'append' : mode);
@@ -178,8 +179,61 @@ export class RecordWriter {
         }
       }
       await this.store.openValues(who.workspaceId, recordId, attribute.id, plan.open, who.actor);
+      if (attribute.relationshipAttributeId) {
+        await this.mirror(who, recordId, attribute, plan.open.map((v) => v.ref!), plan.close.map((v) => v.ref!), changedElsewhere);
+      }
     }
+    await this.recordMirroredUpdates(who, changedElsewhere);
     return changed;
+  }
+
+  /**
+   * Keeps both sides of a relationship in step: linking A.forward → B adds B.reverse → A, and
+   * unlinking removes it. A single-valued reverse side that pointed elsewhere (B.reverse → C) is
+   * moved, and C's forward link to B is removed with it, so no half-link remains.
+   */
+  private async mirror(who: WriteActor, recordId: string, attribute: Attribute, linked: string[], unlinked: string[], changed: Map<string, Set<string>>): Promise<void> {
+    const reverse = await this.attributes.findById(who.workspaceId, attribute.relationshipAttributeId!);
+    if (!reverse) return;
+    const note = (record: string, attributeId: string) => changed.set(record, (changed.get(record) ?? new Set()).add(attributeId));
+    const unlink = async (record: string, attributeId: string, target: string) => {
+      const rows = (await this.store.currentValues(who.workspaceId, [record], [attributeId])).filter((row) => row.ref === target);
+      if (rows.length === 0) return;
+      await this.store.closeValues(who.workspaceId, rows.map((row) => row.id));
+      note(record, attributeId);
+    };
+    for (const target of unlinked) await unlink(target, reverse.id, recordId);
+    for (const target of linked) {
+      const held = await this.store.currentValues(who.workspaceId, [target], [reverse.id]);
+      if (held.some((row) => row.ref === recordId)) continue;
+      if (!reverse.isMultiselect) {
+        for (const other of held) {
+          await this.store.closeValues(who.workspaceId, [other.id]);
+          if (other.ref && other.ref !== recordId) await unlink(other.ref, attribute.id, target);
+        }
+      }
+      await this.store.openValues(who.workspaceId, target, reverse.id, [{ key: recordId, ref: recordId, refType: attribute.containerId }], who.actor);
+      note(target, reverse.id);
+    }
+  }
+
+  /** Mirrored changes are updates of the other records too: bump their versions, record events. */
+  private async recordMirroredUpdates(who: WriteActor, changed: Map<string, Set<string>>): Promise<void> {
+    for (const [record, attributeIds] of changed) {
+      await this.store.bumpVersion(who.workspaceId, record);
+      const row = await this.store.findRecordById(who.workspaceId, record);
+      if (!row) continue;
+      await this.outbox.record(
+        ...[...attributeIds].map(
+          (attributeId): DomainEvent => ({
+            eventType: 'record.updated',
+            workspaceId: who.workspaceId,
+            id: { workspace_id: who.workspaceId, object_id: row.containerId, record_id: record, attribute_id: attributeId },
+            actor: who.actor,
+          }),
+        ),
+      );
+    }
   }
 
   private async applyDefaults(who: WriteActor, attributes: Attribute[], parsed: Map<string, ParsedAttribute>): Promise<void> {

@@ -77,6 +77,11 @@ export class RecordStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  async findRecordById(workspaceId: string, recordId: string): Promise<RecordRow | null> {
+    const rows = await this.query<RawRecord[]>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   /** Locks the record for the rest of the transaction, so that concurrent writes serialise. */
   async lockRecord(workspaceId: string, containerId: string, recordId: string, options: { noWait?: boolean } = {}): Promise<RecordRow | null> {
     const rows = await this.query<RawRecord[]>(
@@ -162,6 +167,16 @@ export class RecordStore {
       [workspaceId, recordId, attributeId, page.limit ?? null, page.offset ?? 0],
     );
     return rows.map(toValue);
+  }
+
+  /** A deleted record is no longer linked from anywhere (its history stays). */
+  async closeReferencesTo(workspaceId: string, recordId: string): Promise<void> {
+    await this.query(
+      `UPDATE record_values SET active_until = now()
+        WHERE workspace_id = $1 AND value_ref = $2 AND active_until IS NULL
+          AND attribute_id IN (SELECT id FROM attributes WHERE workspace_id = $1 AND type = 'record-reference')`,
+      [workspaceId, recordId],
+    );
   }
 
   async closeValues(workspaceId: string, valueIds: readonly string[]): Promise<void> {
