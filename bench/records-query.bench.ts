@@ -173,7 +173,7 @@ async function generate(pg: Client, workspaceId: string, peopleId: string, compa
   );
   await pg.query(
     `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_number)
-     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (i * 7919) % 10000 FROM generate_series($4::int, $5::int - 1) i`,
+     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (i::bigint * 7919) % 10000 FROM generate_series($4::int, $5::int - 1) i`,
     [workspaceId, ids.score, actor, from, to],
   );
   await pg.query(
