@@ -37,7 +37,7 @@ export interface Receiver {
 }
 
 /** A real HTTP receiver on loopback; `reply` decides each answer (default 200). */
-export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 200 })): Promise<Receiver> {
+export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 200 }), port = 0): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const accepted: ReceivedRequest[] = [];
   const hanging: ServerResponse[] = [];
@@ -57,10 +57,10 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   const receiver: Receiver = {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://127.0.0.1:${bound}/hook`,
     requests,
     accepted,
     reply,

@@ -2,8 +2,10 @@
  * When to try a failed delivery again. `schedule[n - 1]` is the delay after the n-th failed
  * attempt; there are `schedule.length + 1` attempts in all. Each delay gets up to +20 % random
  * jitter so that retries of many deliveries do not arrive in lockstep. A `Retry-After` from the
- * receiver (on 429/503) replaces the scheduled delay, capped at the longest scheduled delay.
+ * receiver (on 429/503) replaces the scheduled delay, capped at one day.
  */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
 export function nextAttemptDelaySeconds(
   schedule: readonly number[],
   failedAttempt: number,
@@ -11,7 +13,7 @@ export function nextAttemptDelaySeconds(
   random: () => number = Math.random,
 ): number | null {
   if (failedAttempt > schedule.length) return null;
-  if (retryAfterSeconds !== null) return Math.min(Math.max(retryAfterSeconds, 0), Math.max(...schedule, 1));
+  if (retryAfterSeconds !== null) return Math.min(Math.max(retryAfterSeconds, 0), MAX_RETRY_AFTER_SECONDS);
   const base = schedule[failedAttempt - 1];
   return base * (1 + 0.2 * random());
 }
