@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Starts `apps/worker` as a real process on the test database and waits until it runs. */
+async function startWorkerProcess(t: TestApp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...FAST_WEBHOOK_ENV, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DB_POOL_SIZE: '5' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(() => output.includes('webhook worker running') || child.exitCode !== null, 30_000, 'the worker process');
+  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
+  return child;
+}
+
+/** A worker killed (SIGKILL) in the middle of a delivery loses nothing once a worker runs again. */
+describe('webhook worker crash (e2e)', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let rx: Receiver;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: FAST_WEBHOOK_ENV });
+    ws = await t.createWorkspace();
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await rx?.close();
+    await t?.close();
+  });
+
+  it('redelivers the in-flight event with the same webhook-id and delivers events committed while no worker ran', async () => {
+    const first = await startWorkerProcess(t);
+    children.push(first);
+    const exited = new Promise<void>((resolve) => first.once('exit', () => resolve()));
+    rx = await startReceiver((_, index) => {
+      if (index === 0) {
+        first.kill('SIGKILL'); // dies while this request is open: no response, no bookkeeping
+        return 'hang';
+      }
+      return { status: 200 };
+    });
+    await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
+    const members: string[] = [];
+    for (let i = 0; i < 10; i++) members.push(await createMemberEvent(t, ws.workspaceId));
+    await waitFor(() => rx.requests.length >= 1, 20_000, 'the first request');
+    await exited;
+    const inFlightId = rx.requests[0].headers['webhook-id'];
+    for (let i = 0; i < 5; i++) members.push(await createMemberEvent(t, ws.workspaceId)); // committed while no worker runs
+
+    const restarted = await startWorkerProcess(t);
+    children.push(restarted);
+    await waitFor(() => new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id)).size >= members.length, 40_000, 'every event');
+    const accepted = new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id));
+    expect(accepted).toEqual(new Set(members));
+    expect(rx.accepted.some((r) => r.headers['webhook-id'] === inFlightId)).toBe(true);
+    restarted.kill('SIGTERM');
+    await new Promise<void>((resolve) => (restarted.exitCode !== null ? resolve() : restarted.once('exit', () => resolve())));
+    expect(restarted.exitCode === 0 || restarted.signalCode === 'SIGTERM').toBe(true);
+  });
+});
