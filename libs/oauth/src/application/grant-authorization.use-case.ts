@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, newId } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { AUTHORIZATION_CODE_PREFIX, generateSecret } from '../domain/secrets';
+import { AuthorizationCodeRepository } from '../infrastructure/authorization-code.repository';
+import type { AuthorizationRequest } from './authorization-request';
+
+/** RFC 6749 §4.1.2 recommends at most 10 minutes. */
+export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 10 * 60;
+
+/** A member approved the request for one workspace: issue a single-use authorization code. */
+@Injectable()
+export class GrantAuthorizationUseCase {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly codes: AuthorizationCodeRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(request: AuthorizationRequest, membership: { workspaceId: string; memberId: string }): Promise<{ code: string }> {
+    const code = generateSecret(AUTHORIZATION_CODE_PREFIX);
+    const now = this.clock.now();
+    await this.transactions.run(() =>
+      this.codes.insert({
+        workspaceId: membership.workspaceId,
+        id: newId(),
+        codeHash: code.hash,
+        clientId: request.app.clientId,
+        memberId: membership.memberId,
+        redirectUri: request.redirectUri,
+        redirectUriSent: request.redirectUriSent,
+        scopes: request.scopes,
+        codeChallenge: request.codeChallenge,
+        codeChallengeMethod: request.codeChallengeMethod,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
+      }),
+    );
+    return { code: code.value };
+  }
+}

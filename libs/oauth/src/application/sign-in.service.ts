@@ -1,0 +1,103 @@
+import { createHmac } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { hashPassword, normaliseEmail, verifyPassword } from '@workbase/access';
+import { Clock } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { generateSecret, looksLikeSecret, SESSION_PREFIX, sha256 } from '../domain/secrets';
+import { MemberCredentialsReader } from '../infrastructure/member-credentials.reader';
+import { type SessionMembership, SignInSessionRepository } from '../infrastructure/sign-in-session.repository';
+
+/** How long a browser stays signed in to the consent pages. */
+export const SESSION_LIFETIME_SECONDS = 8 * 60 * 60;
+
+/** Failed sign-ins per email address before it is locked for the rest of the window. */
+const MAX_FAILURES = 10;
+const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * Member sign-in for the consent pages. One email and password prove every workspace membership
+ * of that email whose password matches; the browser keeps an opaque session id in an HttpOnly
+ * cookie, and the server keeps its hash, one row per proven membership.
+ */
+@Injectable()
+export class SignInService {
+  private dummyHash: Promise<string> | null = null;
+  private readonly failures = new Map<string, { count: number; since: number }>();
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly credentials: MemberCredentialsReader,
+    private readonly sessions: SignInSessionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The new session id, or null when the email and password match no active member (or too many failures). */
+  async signIn(email: string, password: string): Promise<{ sessionId: string } | null> {
+    const normalised = normaliseEmailSafely(email)?.toLowerCase();
+    if (!normalised || this.isLocked(normalised)) return null;
+    const candidates = await this.credentials.findActiveByEmail(normalised);
+    const proven: Array<{ workspaceId: string; memberId: string }> = [];
+    for (const candidate of candidates) {
+      if (candidate.passwordHash && (await verifyPassword(password, candidate.passwordHash))) proven.push(candidate);
+    }
+    // Spend the same scrypt time when no member has a password, so timing does not reveal emails.
+    if (!candidates.some((candidate) => candidate.passwordHash)) await verifyPassword(password, await this.dummy());
+    if (proven.length === 0) {
+      this.recordFailure(normalised);
+      return null;
+    }
+    this.failures.delete(normalised);
+    const session = generateSecret(SESSION_PREFIX);
+    const expiresAt = new Date(this.clock.now().getTime() + SESSION_LIFETIME_SECONDS * 1000);
+    await this.transactions.run(() => this.sessions.insert(session.hash, proven, expiresAt));
+    return { sessionId: session.value };
+  }
+
+  /** The memberships of a live session; empty for an unknown, expired or emptied one. */
+  async memberships(sessionId: string | undefined): Promise<SessionMembership[]> {
+    if (!sessionId || !looksLikeSecret(sessionId)) return [];
+    return this.sessions.findLiveMemberships(sha256(sessionId), this.clock.now());
+  }
+
+  async signOut(sessionId: string | undefined): Promise<void> {
+    if (sessionId && looksLikeSecret(sessionId)) await this.transactions.run(() => this.sessions.deleteByHash(sha256(sessionId)));
+  }
+
+  /**
+   * The CSRF token of the consent form: an HMAC of the purpose keyed by the session id, which
+   * only the browser's HttpOnly cookie holds (synchroniser token without server state).
+   */
+  csrfTokenFor(sessionId: string, purpose: string): string {
+    return createHmac('sha256', sessionId).update(`oauth-form:${purpose}`).digest('base64url');
+  }
+
+  private isLocked(email: string): boolean {
+    const entry = this.failures.get(email);
+    if (!entry) return false;
+    if (Date.now() - entry.since > FAILURE_WINDOW_MS) {
+      this.failures.delete(email);
+      return false;
+    }
+    return entry.count >= MAX_FAILURES;
+  }
+
+  private recordFailure(email: string): void {
+    const entry = this.failures.get(email);
+    if (!entry || Date.now() - entry.since > FAILURE_WINDOW_MS) this.failures.set(email, { count: 1, since: Date.now() });
+    else entry.count += 1;
+    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword('not-a-real-password-for-timing');
+    return this.dummyHash;
+  }
+}
+
+function normaliseEmailSafely(email: string): string | null {
+  try {
+    return normaliseEmail(email);
+  } catch {
+    return null;
+  }
+}
