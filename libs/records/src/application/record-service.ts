@@ -72,10 +72,18 @@ export class RecordService {
     return this.reader.envelopes(container, attribute, rows);
   }
 
+  /** For `web_url`. Workspace slugs never change, so each is read once per process. */
   async workspaceSlug(container: Container): Promise<string | undefined> {
     if (container.kind !== 'object') return undefined;
-    return (await this.workspaces.findById(container.workspaceId))?.slug;
+    let slug = this.slugs.get(container.workspaceId);
+    if (slug === undefined) {
+      slug = (await this.workspaces.findById(container.workspaceId))?.slug;
+      if (slug !== undefined) this.slugs.set(container.workspaceId, slug);
+    }
+    return slug;
   }
+
+  private readonly slugs = new Map<string, string>();
 }
 
 export function recordNotFound(container: Container, recordId: string): NotFoundError {
