@@ -17,7 +17,7 @@ describe('webhooks management (e2e)', () => {
   afterAll(() => t.close());
 
   const auth = (token = ws.token) => ({ Authorization: `Bearer ${token}` });
-  const create = (body: unknown, token = ws.token) => t.http().post('/v2/webhooks').set(auth(token)).send(body);
+  const create = (body: object, token = ws.token) => t.http().post('/v2/webhooks').set(auth(token)).send(body);
 
   it('creates a webhook, returns the secret once, and reads it back without it', async () => {
     const filter = { $or: [{ field: 'parent_object_id', operator: 'equals', value: 'abc' }] };

@@ -6,7 +6,7 @@ import { DeliveryStore } from '../infrastructure/delivery-store';
 import { DeliveryAttempts } from './delivery-attempts';
 import { FanOut } from './fan-out';
 
-const BATCH_SIZE = 10;
+const BATCH_SIZE = 20;
 const POLLING_INTERVAL_SECONDS = 0.5;
 const SWEEP_INTERVAL_MS = 30_000;
 
@@ -54,6 +54,8 @@ export class WebhookWorker implements OnModuleDestroy {
     await queue.work(webhooks.workerConcurrency, BATCH_SIZE, POLLING_INTERVAL_SECONDS, async (jobs) => {
       const results = await Promise.allSettled(jobs.map((job) => this.attempts.attempt(queue, job.data)));
       const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      // A full batch means a backlog: fetch again at once instead of waiting for the next poll.
+      if (jobs.length === BATCH_SIZE) queue.wake();
       // pg-boss retries the whole batch; attempts already recorded are skipped on the retry.
       if (failed) throw failed.reason;
     });
