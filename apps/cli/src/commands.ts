@@ -8,6 +8,7 @@ import {
   SetMemberPasswordUseCase,
   WorkspaceLookup,
 } from '@workbase/access';
+import { CreateOAuthAppUseCase, ListOAuthAppsQuery } from '@workbase/oauth';
 import { parseScopeList } from '@workbase/shared/kernel';
 
 /** A command's arguments after parsing: every option is a string (repeatable ones a list). */
@@ -118,6 +119,34 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       const revoked = await app.get(RevokeTokenUseCase).execute(required(args, 'token'));
       if (!revoked) throw new UsageError('no live token matches --token');
       return { revoked: true };
+    },
+  },
+  'app:create': {
+    summary: 'Register an OAuth app (client); prints client_id and client_secret (shown once; only its hash is stored)',
+    options: {
+      name: { required: true, description: 'Name shown on the consent page' },
+      'redirect-uri': {
+        required: true,
+        multiple: true,
+        description: 'Exact redirect URI (repeatable); add "$BASE_URL/docs/oauth2-redirect.html" to use the app from /docs',
+      },
+      scopes: { description: 'Space-separated scopes the app may be granted, or "all" (the default)' },
+    },
+    async run(args, app) {
+      const uris = args['redirect-uri'];
+      const created = await app.get(CreateOAuthAppUseCase).execute({
+        name: required(args, 'name'),
+        redirectUris: Array.isArray(uris) ? uris : uris ? [uris] : [],
+        scopes: text(args, 'scopes'),
+      });
+      return { client_id: created.clientId, client_secret: created.clientSecret };
+    },
+  },
+  'app:list': {
+    summary: 'List the registered OAuth apps (without secrets)',
+    options: {},
+    async run(_args, app) {
+      return { data: await app.get(ListOAuthAppsQuery).execute() };
     },
   },
 };

@@ -5,6 +5,7 @@ import { ClientAuthenticator } from './application/client-authenticator';
 import { CreateOAuthAppUseCase } from './application/create-oauth-app.use-case';
 import { ExchangeCodeUseCase } from './application/exchange-code.use-case';
 import { GrantAuthorizationUseCase } from './application/grant-authorization.use-case';
+import { ListOAuthAppsQuery } from './application/list-oauth-apps.query';
 import { SignInService } from './application/sign-in.service';
 import { TokenEndpointsService } from './application/token-endpoints.service';
 import { AuthorizationCodeRepository } from './infrastructure/authorization-code.repository';
@@ -31,11 +32,12 @@ import { TokenController } from './interface/http/token.controller';
     AuthorizationRequestValidator,
     ClientAuthenticator,
     CreateOAuthAppUseCase,
+    ListOAuthAppsQuery,
     SignInService,
     GrantAuthorizationUseCase,
     ExchangeCodeUseCase,
     TokenEndpointsService,
   ],
-  exports: [CreateOAuthAppUseCase, Clock],
+  exports: [CreateOAuthAppUseCase, ListOAuthAppsQuery, Clock],
 })
 export class OAuthModule {}
