@@ -7,6 +7,7 @@ import { OAuthModule } from '@workbase/oauth';
 import { RecordsModule } from '@workbase/records';
 import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
+import { NotesModule } from '@workbase/notes';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { WorkspaceSetupModule } from './workspace-setup.module';
@@ -36,6 +37,7 @@ export class AppModule {
         RecordsModule,
         ActivitiesModule,
         MeetingsModule,
+        NotesModule,
         OAuthModule,
         WebhooksModule,
         ...extraImports,

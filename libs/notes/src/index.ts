@@ -1,0 +1,3 @@
+export { NotesModule } from './notes.module';
+export { NOTE_EVENTS } from './application/notes.events';
+export { markdownToPlaintext, plaintextToMarkdown, NOTE_CONTENT_MAX_BYTES, type NoteFormat } from './domain/note-content';

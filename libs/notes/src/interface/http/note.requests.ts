@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { OffsetPaginationQuery } from '@workbase/shared/http';
+import type { NoteFormat } from '../../domain/note-content';
+
+const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
+
+export class NoteCreateData {
+  @ApiProperty({ description: 'Object slug or UUID of the parent record', example: 'people' })
+  @IsString()
+  @IsNotEmpty()
+  parent_object!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  parent_record_id!: string;
+
+  @ApiProperty({ description: 'Plaintext title', example: 'Initial call' })
+  @IsString()
+  title!: string;
+
+  @ApiProperty({ enum: FORMATS, description: 'How `content` is written; both forms are kept and returned' })
+  @IsIn(FORMATS)
+  format!: NoteFormat;
+
+  @ApiProperty({ description: 'Plaintext, or markdown of the documented subset (headings #–###, lists, bold, italic, strike, ==highlight==, links). At most 1 MiB (413 above).' })
+  @IsString()
+  content!: string;
+
+  @ApiPropertyOptional({ example: '2026-01-01T15:00:00.000000000Z', description: 'Backdates the note; ISO 8601 with offset, not before 1970, not in the future' })
+  @IsOptional()
+  @IsString()
+  created_at?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'A meeting of this workspace the note belongs to' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID()
+  meeting_id?: string | null;
+}
+
+export class NoteCreateRequest {
+  @ApiProperty({ type: NoteCreateData })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NoteCreateData)
+  data!: NoteCreateData;
+}
+
+export class NoteUpdateData {
+  @ApiPropertyOptional({ description: 'Plaintext title' })
+  @IsOptional()
+  @IsString()
+  title?: string;
+
+  @ApiPropertyOptional({ enum: FORMATS, description: 'Required with `content`' })
+  @IsOptional()
+  @IsIn(FORMATS)
+  format?: NoteFormat;
+
+  @ApiPropertyOptional({ description: 'Replaces the content; with `format`' })
+  @IsOptional()
+  @IsString()
+  content?: string;
+}
+
+export class NoteUpdateRequest {
+  @ApiProperty({ type: NoteUpdateData })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NoteUpdateData)
+  data!: NoteUpdateData;
+}
+
+export class ListNotesQuery extends OffsetPaginationQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 50, default: 10 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Object slug or UUID: only notes on records of this object' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  parent_object?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only notes on this record; needs `parent_object`' })
+  @IsOptional()
+  @IsUUID()
+  parent_record_id?: string;
+}

@@ -1,0 +1,117 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RequireScopes } from '@workbase/shared/http';
+import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
+import { CreateNoteUseCase } from '../../application/create-note.use-case';
+import { DeleteNoteUseCase } from '../../application/delete-note.use-case';
+import { NoteQueries } from '../../application/note.queries';
+import { UpdateNoteUseCase } from '../../application/update-note.use-case';
+import { ListNotesQuery, NoteCreateRequest, NoteUpdateRequest } from './note.requests';
+import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './note.response';
+
+const noteIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Note not found: note_id must be a UUID.') });
+const noteParam = { name: 'note_id', description: 'Note UUID' };
+const DEFAULT_LIMIT = 10;
+const tooLarge = { type: ApiErrorResponse, description: '`payload_too_large`: `data.content` is larger than 1 MiB' };
+
+@ApiTags('Notes')
+@Controller('v2/notes')
+export class NotesController {
+  constructor(
+    private readonly queries: NoteQueries,
+    private readonly createNote: CreateNoteUseCase,
+    private readonly updateNote: UpdateNoteUseCase,
+    private readonly deleteNote: DeleteNoteUseCase,
+  ) {}
+
+  @Get()
+  @RequireScopes(SCOPES.noteRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
+  @ApiOperation({
+    summary: 'List notes',
+    description: 'Limit/offset pagination in (created_at, id) order: start at offset 0, next offset = offset + limit; a page shorter than `limit` is the last.',
+  })
+  @ApiOkResponse({ type: NoteListEnvelope })
+  @ApiStandardErrors()
+  async list(@CurrentAuth() auth: AuthContext, @Query() query: ListNotesQuery): Promise<NoteListEnvelope> {
+    if (query.parent_record_id !== undefined && query.parent_object === undefined) {
+      throw new ValidationError('parent_object: is required with parent_record_id.', { field: 'parent_object' });
+    }
+    const { limit, offset } = pageOf(query, DEFAULT_LIMIT);
+    const notes = await this.queries.list(auth.workspaceId, { parentObject: query.parent_object, parentRecordId: query.parent_record_id, limit, offset });
+    return { data: notes.map(toNoteResponse) };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequireScopes(SCOPES.noteReadWrite, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
+  @ApiOperation({
+    summary: 'Create a note',
+    description:
+      'A note on a record. `content` is plaintext or markdown (`format`); both forms are kept. Records `note.created` with `parent_object_id` and `parent_record_id`. ' +
+      'An unknown parent object or record is a 404; an unknown `meeting_id` a 400 `value_not_found`.',
+  })
+  @ApiOkResponse({ type: NoteEnvelope })
+  @ApiStandardErrors()
+  @ApiPayloadTooLargeResponse(tooLarge)
+  async create(@CurrentAuth() auth: AuthContext, @Body() body: NoteCreateRequest): Promise<NoteEnvelope> {
+    const d = body.data;
+    const note = await this.createNote.execute({
+      workspaceId: auth.workspaceId,
+      actor: auth.actor,
+      parentObject: d.parent_object,
+      parentRecordId: d.parent_record_id,
+      title: d.title,
+      format: d.format,
+      content: d.content,
+      createdAt: d.created_at,
+      meetingId: d.meeting_id,
+    });
+    return { data: toNoteResponse(note) };
+  }
+
+  @Get(':note_id')
+  @RequireScopes(SCOPES.noteRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
+  @ApiOperation({ summary: 'Get a note' })
+  @ApiParam(noteParam)
+  @ApiOkResponse({ type: NoteEnvelope })
+  @ApiStandardErrors()
+  async get(@CurrentAuth() auth: AuthContext, @Param('note_id', noteIdPipe) noteId: string): Promise<NoteEnvelope> {
+    return { data: toNoteResponse(await this.queries.get(auth.workspaceId, noteId)) };
+  }
+
+  @Patch(':note_id')
+  @RequireScopes(SCOPES.noteReadWrite, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
+  @ApiOperation({
+    summary: 'Update a note',
+    description: 'Changes `title` and/or `content` (with `format`). Records `note.updated` when the title changed and `note-content.updated` when the content changed.',
+  })
+  @ApiParam(noteParam)
+  @ApiOkResponse({ type: NoteEnvelope })
+  @ApiStandardErrors()
+  @ApiPayloadTooLargeResponse(tooLarge)
+  async update(@CurrentAuth() auth: AuthContext, @Param('note_id', noteIdPipe) noteId: string, @Body() body: NoteUpdateRequest): Promise<NoteEnvelope> {
+    const d = body.data;
+    if (d.content !== undefined && d.format === undefined) throw new ValidationError('data.format: is required with data.content.', { field: 'data.format' });
+    if (d.format !== undefined && d.content === undefined) throw new ValidationError('data.content: is required with data.format.', { field: 'data.content' });
+    if (d.title === undefined && d.content === undefined) throw new ValidationError('data: give title, or content with format.', { field: 'data' });
+    const note = await this.updateNote.execute({
+      workspaceId: auth.workspaceId,
+      actor: auth.actor,
+      noteId,
+      title: d.title,
+      content: d.content !== undefined && d.format !== undefined ? { format: d.format, content: d.content } : undefined,
+    });
+    return { data: toNoteResponse(note) };
+  }
+
+  @Delete(':note_id')
+  @RequireScopes(SCOPES.noteReadWrite)
+  @ApiOperation({ summary: 'Delete a note', description: 'Records `note.deleted` with `parent_object_id` and `parent_record_id`.' })
+  @ApiParam(noteParam)
+  @ApiOkResponse({ type: EmptyBody, description: '`{}`' })
+  @ApiStandardErrors()
+  async delete(@CurrentAuth() auth: AuthContext, @Param('note_id', noteIdPipe) noteId: string): Promise<EmptyBody> {
+    await this.deleteNote.execute(auth.workspaceId, noteId, auth.actor);
+    return {};
+  }
+}
