@@ -371,4 +371,21 @@ describe('meetings', () => {
       expect(filtered.body.data.length).toBeGreaterThanOrEqual(10);
     });
   });
+
+  it('documents every meetings operation in OpenAPI with its scopes and errors', async () => {
+    const doc = (await t.http().get('/openapi.json').expect(200)).body;
+    const expected: Array<[string, string, string[], string[]]> = [
+      ['/v2/meetings', 'get', ['meeting:read', 'record_permission:read'], ['400', '401', '403', '404']],
+      ['/v2/meetings', 'post', ['meeting:read-write', 'record_permission:read'], ['400', '401', '403']],
+      ['/v2/meetings/{meeting_id}', 'get', ['meeting:read', 'record_permission:read'], ['401', '403', '404']],
+    ];
+    for (const [path, method, scopes, statuses] of expected) {
+      const operation = doc.paths[path]?.[method];
+      expect({ path, method, scopes: operation?.['x-required-scopes'] }).toEqual({ path, method, scopes });
+      for (const status of ['200', ...statuses]) expect({ path, method, status, documented: Boolean(operation.responses[status]) }).toEqual({ path, method, status, documented: true });
+    }
+    expect(doc.paths['/v2/meetings'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
+      ['cursor', 'ends_from', 'limit', 'linked_object', 'linked_record_id', 'participants', 'sort', 'starts_before', 'timezone'],
+    );
+  });
 });

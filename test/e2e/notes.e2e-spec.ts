@@ -316,4 +316,20 @@ describe('notes', () => {
     await del(`/v2/objects/people/records/${temp}`).expect(200);
     await get(`/v2/notes/${id}`).expect(404);
   });
+
+  it('documents every notes operation in OpenAPI with its scopes and errors', async () => {
+    const doc = (await t.http().get('/openapi.json').expect(200)).body;
+    const expected: Array<[string, string, string[], string[]]> = [
+      ['/v2/notes', 'get', ['note:read', 'object_configuration:read', 'record_permission:read'], ['400', '401', '403', '404']],
+      ['/v2/notes', 'post', ['note:read-write', 'object_configuration:read', 'record_permission:read'], ['400', '401', '403', '404', '413']],
+      ['/v2/notes/{note_id}', 'get', ['note:read', 'object_configuration:read', 'record_permission:read'], ['401', '403', '404']],
+      ['/v2/notes/{note_id}', 'patch', ['note:read-write', 'object_configuration:read', 'record_permission:read'], ['400', '401', '403', '404', '413']],
+      ['/v2/notes/{note_id}', 'delete', ['note:read-write'], ['401', '403', '404']],
+    ];
+    for (const [path, method, scopes, statuses] of expected) {
+      const operation = doc.paths[path]?.[method];
+      expect({ path, method, scopes: operation?.['x-required-scopes'] }).toEqual({ path, method, scopes });
+      for (const status of ['200', ...statuses]) expect({ path, method, status, documented: Boolean(operation.responses[status]) }).toEqual({ path, method, status, documented: true });
+    }
+  });
 });
