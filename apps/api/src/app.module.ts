@@ -5,6 +5,7 @@ import { HttpKernelModule } from '@workbase/shared/http';
 import { PersistenceModule } from '@workbase/shared/persistence';
 import { OAuthModule } from '@workbase/oauth';
 import { RecordsModule } from '@workbase/records';
+import { ScimModule } from '@workbase/scim';
 import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { NotesModule } from '@workbase/notes';
@@ -35,6 +36,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordsModule,
+        ScimModule,
         ActivitiesModule,
         MeetingsModule,
         NotesModule,

@@ -1,0 +1,2 @@
+export { ScimModule } from './scim.module';
+export { parseFilter, type Filter } from './domain/filter';

@@ -1,0 +1,108 @@
+import { Controller, Get, Inject, Param, UseInterceptors } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { RequireScopes } from '@workbase/shared/http';
+import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
+import { SCHEMAS, type SchemaDefinition } from '../../domain/schemas';
+import { SCIM_URN } from '../../domain/urns';
+import { MAX_COUNT } from './scim-list.query';
+import { ScimOperation } from './scim-docs';
+import { ScimJsonInterceptor } from './scim-json.interceptor';
+import { ScimListResponse, toListResponse } from './scim.responses';
+
+const RESOURCE_TYPES = [
+  { id: 'User', name: 'User', endpoint: '/Users', description: 'Workspace members and pending invites', schema: SCIM_URN.user },
+  { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'Workspace teams', schema: SCIM_URN.group },
+];
+
+/** RFC 7644 §4: what this service provider supports, for Okta's and Entra's schema discovery. */
+@ApiTags('SCIM')
+@Controller('scim/v2')
+@UseInterceptors(ScimJsonInterceptor)
+export class ScimDiscoveryController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  @Get('Schemas')
+  @ScimOperation()
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'List the User and Group schemas', description: 'A ListResponse with totalResults 2.' })
+  @ApiOkResponse({ type: ScimListResponse })
+  schemas(): ScimListResponse {
+    const resources = SCHEMAS.map((schema) => this.schemaResource(schema));
+    return toListResponse(resources, resources.length, 1);
+  }
+
+  @Get('Schemas/:schema_urn')
+  @ScimOperation(404)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Get one schema by its URN' })
+  @ApiParam({ name: 'schema_urn', example: SCIM_URN.user })
+  schema(@Param('schema_urn') urn: string): Record<string, unknown> {
+    const schema = SCHEMAS.find((candidate) => candidate.id.toLowerCase() === urn.toLowerCase());
+    if (!schema) throw new NotFoundError(`Schema "${urn}" not found.`);
+    return this.schemaResource(schema);
+  }
+
+  @Get('ServiceProviderConfig')
+  @ScimOperation()
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Service provider configuration' })
+  serviceProviderConfig(): Record<string, unknown> {
+    return {
+      schemas: [SCIM_URN.serviceProviderConfig],
+      documentationUri: `${this.config.baseUrl}/docs`,
+      patch: { supported: true },
+      bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+      filter: { supported: true, maxResults: MAX_COUNT },
+      changePassword: { supported: false },
+      sort: { supported: false },
+      etag: { supported: false },
+      authenticationSchemes: [
+        { type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'A workspace API token or an OAuth access token with the user_management scopes', primary: true },
+        { type: 'httpbasic', name: 'HTTP Basic', description: 'The token as username, empty password' },
+      ],
+      meta: { resourceType: 'ServiceProviderConfig', location: `${this.config.baseUrl}/scim/v2/ServiceProviderConfig` },
+    };
+  }
+
+  @Get('ResourceTypes')
+  @ScimOperation()
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'List resource types (User, Group)' })
+  @ApiOkResponse({ type: ScimListResponse })
+  resourceTypes(): ScimListResponse {
+    const resources = RESOURCE_TYPES.map((type) => this.resourceType(type));
+    return toListResponse(resources, resources.length, 1);
+  }
+
+  @Get('ResourceTypes/:resource_type')
+  @ScimOperation(404)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Get one resource type' })
+  @ApiParam({ name: 'resource_type', example: 'User' })
+  resourceTypeById(@Param('resource_type') id: string): Record<string, unknown> {
+    const type = RESOURCE_TYPES.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+    if (!type) throw new NotFoundError(`Resource type "${id}" not found.`);
+    return this.resourceType(type);
+  }
+
+  private schemaResource(schema: SchemaDefinition): Record<string, unknown> {
+    return {
+      schemas: [SCIM_URN.schema],
+      id: schema.id,
+      name: schema.name,
+      description: schema.description,
+      attributes: schema.attributes,
+      meta: { resourceType: 'Schema', location: `${this.config.baseUrl}/scim/v2/Schemas/${schema.id}` },
+    };
+  }
+
+  private resourceType(type: (typeof RESOURCE_TYPES)[number]): Record<string, unknown> {
+    return {
+      schemas: [SCIM_URN.resourceType],
+      ...type,
+      meta: { resourceType: 'ResourceType', location: `${this.config.baseUrl}/scim/v2/ResourceTypes/${type.id}` },
+    };
+  }
+}
+

@@ -1,0 +1,27 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiConsumes, ApiExtraModels, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { ScimErrorResponse } from './scim.responses';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request, in the SCIM error schema; `scimType` says why (invalidFilter, invalidSyntax, invalidPath, noTarget, invalidValue, mutability)',
+  401: 'Missing, invalid, revoked or expired token (SCIM error schema)',
+  403: 'The token lacks the user_management scope this operation needs (SCIM error schema)',
+  404: 'No such resource in this workspace (SCIM error schema)',
+  409: 'userName or displayName already taken (`scimType: uniqueness`)',
+  413: 'Request body larger than the service accepts (SCIM error schema)',
+};
+
+/**
+ * The SCIM media types and error responses of an operation. Place it above `@RequireScopes` so that
+ * its 401/403 entries (SCIM error schema) replace the REST ones that decorator documents.
+ */
+export function ScimOperation(...errors: number[]): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(ScimErrorResponse),
+    ApiProduces('application/scim+json'),
+    ApiConsumes('application/scim+json', 'application/json'),
+    ...[401, 403, ...errors].map((status) =>
+      ApiResponse({ status, description: DESCRIPTIONS[status], type: ScimErrorResponse, content: { 'application/scim+json': { schema: { $ref: '#/components/schemas/ScimErrorResponse' } } } }),
+    ),
+  );
+}

@@ -1,0 +1,138 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { SCOPES } from '@workbase/shared/kernel';
+import type { Response } from 'express';
+import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
+import { isObject, requireSchema } from '../../domain/json-body';
+import { scimBadRequest } from '../../domain/scim-error';
+import { SCIM_URN } from '../../domain/urns';
+import { excludes, project } from './projection';
+import { ScimOperation } from './scim-docs';
+import { ScimJsonInterceptor } from './scim-json.interceptor';
+import { listParam, pageOf, ScimListQuery, ScimResourceQuery } from './scim-list.query';
+import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
+
+const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };
+const GROUP_BODY = {
+  description: 'A SCIM Group. `schemas` must include the core Group URN; `displayName` is required, non-empty and unique. `members` lists user ids (`value`).',
+  type: ScimGroupResource,
+};
+
+@ApiTags('SCIM')
+@Controller('scim/v2/Groups')
+@UseInterceptors(ScimJsonInterceptor)
+export class ScimGroupsController {
+  constructor(
+    private readonly groups: ScimGroupsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @ScimOperation(400)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'List groups (teams)', description: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' })
+  @ApiOkResponse({ type: ScimListResponse })
+  async list(@CurrentAuth() auth: AuthContext, @Query() query: ScimListQuery): Promise<ScimListResponse> {
+    return this.search(auth, query.filter, query.startIndex, query.count, query.attributes, query.excludedAttributes);
+  }
+
+  @Post('.search')
+  @HttpCode(200)
+  @ScimOperation(400)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Search groups (POST /.search)' })
+  @ApiBody({ type: ScimSearchRequest })
+  @ApiOkResponse({ type: ScimListResponse })
+  async searchByPost(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<ScimListResponse> {
+    if (!isObject(body)) throw scimBadRequest('invalidSyntax', 'The body must be a SearchRequest object.');
+    requireSchema(body, SCIM_URN.searchRequest);
+    if (body.filter !== undefined && typeof body.filter !== 'string') throw scimBadRequest('invalidValue', 'filter must be a string.');
+    return this.search(auth, body.filter, body.startIndex, body.count, listParam(body.attributes, 'attributes'), listParam(body.excludedAttributes, 'excludedAttributes'));
+  }
+
+  @Post()
+  @ScimOperation(400, 409, 413)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({ summary: 'Create a group (team)' })
+  @ApiBody(GROUP_BODY)
+  @ApiCreatedResponse({ type: ScimGroupResource, description: 'Created; `Location` holds meta.location' })
+  async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<ScimGroupResource> {
+    const view = await this.groups.create(auth.workspaceId, body);
+    const group = toScimGroup(view.team, view.members, this.config.baseUrl);
+    res.status(201).setHeader('Location', group.meta.location);
+    return group;
+  }
+
+  @Get(':workspace_team_id')
+  @ScimOperation(404)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Get a group (team)' })
+  @ApiParam(GROUP_ID)
+  @ApiOkResponse({ type: ScimGroupResource })
+  async get(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Query() query: ScimResourceQuery): Promise<unknown> {
+    const view = await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes));
+    return this.present(view, query);
+  }
+
+  @Put(':workspace_team_id')
+  @ScimOperation(400, 404, 409, 413)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({ summary: 'Replace a group (team)', description: 'Replaces the name, externalId and the whole member list.' })
+  @ApiParam(GROUP_ID)
+  @ApiBody(GROUP_BODY)
+  @ApiOkResponse({ type: ScimGroupResource })
+  async replace(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Body() body: unknown, @Query() query: ScimResourceQuery): Promise<unknown> {
+    return this.present(await this.groups.replace(auth.workspaceId, teamId, body), query);
+  }
+
+  @Patch(':workspace_team_id')
+  @ScimOperation(400, 404, 409, 413)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({
+    summary: 'Update a group (team) with PatchOp operations',
+    description:
+      'Paths: displayName, externalId, members, members[value eq "…"] (remove). `add` appends members, `replace` sets the whole list, `remove` with a value array removes those members. Answers 204; with `attributes` or `excludedAttributes` in the query, 200 with the group.',
+  })
+  @ApiParam(GROUP_ID)
+  @ApiBody({ type: ScimPatchRequest })
+  @ApiNoContentResponse({ description: 'Updated' })
+  @ApiOkResponse({ type: ScimGroupResource, description: 'Updated, when attributes or excludedAttributes was given' })
+  async patch(
+    @CurrentAuth() auth: AuthContext,
+    @Param('workspace_team_id') teamId: string,
+    @Body() body: unknown,
+    @Query() query: ScimResourceQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    const view = await this.groups.patch(auth.workspaceId, teamId, body);
+    if (query.attributes === undefined && query.excludedAttributes === undefined) {
+      res.status(204);
+      return undefined;
+    }
+    return this.present(view, query);
+  }
+
+  @Delete(':workspace_team_id')
+  @HttpCode(204)
+  @ScimOperation(404)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({ summary: 'Delete a group (team)', description: 'Its members stay in the workspace.' })
+  @ApiParam(GROUP_ID)
+  @ApiNoContentResponse({ description: 'Deleted' })
+  async delete(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string): Promise<void> {
+    await this.groups.delete(auth.workspaceId, teamId);
+  }
+
+  private async search(auth: AuthContext, filter: unknown, startIndex: unknown, count: unknown, attributes?: string, excluded?: string): Promise<ScimListResponse> {
+    const page = pageOf(startIndex, count);
+    const { total, groups } = await this.groups.list(auth.workspaceId, filter as string | undefined, page, !excludes('members', attributes, excluded));
+    return toListResponse(groups.map((view) => this.present(view, { attributes, excludedAttributes: excluded })), total, page.startIndex);
+  }
+
+  private present(view: ScimGroupView, query: ScimResourceQuery): Record<string, unknown> {
+    const group = toScimGroup(view.team, view.members, this.config.baseUrl) as unknown as Record<string, unknown>;
+    return project(group, SCIM_URN.group, query.attributes, query.excludedAttributes);
+  }
+}

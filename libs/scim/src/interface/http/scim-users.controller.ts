@@ -1,0 +1,145 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { SCOPES } from '@workbase/shared/kernel';
+import type { Response } from 'express';
+import { ScimUsersService } from '../../application/scim-users.service';
+import { isObject } from '../../domain/json-body';
+import { requireSchema } from '../../domain/json-body';
+import { scimBadRequest } from '../../domain/scim-error';
+import { SCIM_URN } from '../../domain/urns';
+import { project } from './projection';
+import { ScimOperation } from './scim-docs';
+import { ScimJsonInterceptor } from './scim-json.interceptor';
+import { listParam, pageOf, ScimListQuery, ScimResourceQuery } from './scim-list.query';
+import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
+
+const USER_ID = { name: 'user_id', description: 'Workspace membership id or invite id' };
+const USER_BODY = {
+  description:
+    'A SCIM User. `schemas` must include the core User URN; `userName` (an email) is required. Unknown attributes are ignored; `active` and booleans may be strings ("True").',
+  type: ScimUserResource,
+};
+
+@ApiTags('SCIM')
+@Controller('scim/v2/Users')
+@UseInterceptors(ScimJsonInterceptor)
+export class ScimUsersController {
+  constructor(
+    private readonly users: ScimUsersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @ScimOperation(400)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'List users', description: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' })
+  @ApiOkResponse({ type: ScimListResponse })
+  async list(@CurrentAuth() auth: AuthContext, @Query() query: ScimListQuery): Promise<ScimListResponse> {
+    return this.search(auth, query.filter, query.startIndex, query.count, query.attributes, query.excludedAttributes);
+  }
+
+  @Post('.search')
+  @HttpCode(200)
+  @ScimOperation(400)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Search users (POST /.search)' })
+  @ApiBody({ type: ScimSearchRequest })
+  @ApiOkResponse({ type: ScimListResponse })
+  async searchByPost(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<ScimListResponse> {
+    if (!isObject(body)) throw scimBadRequest('invalidSyntax', 'The body must be a SearchRequest object.');
+    requireSchema(body, SCIM_URN.searchRequest);
+    if (body.filter !== undefined && typeof body.filter !== 'string') throw scimBadRequest('invalidValue', 'filter must be a string.');
+    return this.search(auth, body.filter, body.startIndex, body.count, listParam(body.attributes, 'attributes'), listParam(body.excludedAttributes, 'excludedAttributes'));
+  }
+
+  @Post()
+  @ScimOperation(400, 409, 413)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({
+    summary: 'Create a user',
+    description:
+      'An active member at once when the workspace has verified the email domain of userName (CLI `workspace:verify-domain`), otherwise a pending invite. `active: false` creates a suspended member or a deprovisioned invite.',
+  })
+  @ApiBody(USER_BODY)
+  @ApiCreatedResponse({ type: ScimUserResource, description: 'Created; `Location` holds meta.location' })
+  async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<ScimUserResource> {
+    const user = toScimUser(await this.users.create(auth.workspaceId, body, auth.actor), this.config.baseUrl);
+    res.status(201).setHeader('Location', user.meta.location);
+    return user;
+  }
+
+  @Get(':user_id')
+  @ScimOperation(404)
+  @RequireScopes(SCOPES.userManagementRead)
+  @ApiOperation({ summary: 'Get a user' })
+  @ApiParam(USER_ID)
+  @ApiOkResponse({ type: ScimUserResource })
+  async get(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Query() query: ScimResourceQuery): Promise<unknown> {
+    return this.present(await this.users.get(auth.workspaceId, userId), query);
+  }
+
+  @Put(':user_id')
+  @ScimOperation(400, 404, 409, 413)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({
+    summary: 'Replace a user',
+    description: 'Replaces userName and name; omitted externalId, active and appRole keep their values. `active: false` deprovisions (Okta custom apps deactivate this way).',
+  })
+  @ApiParam(USER_ID)
+  @ApiBody(USER_BODY)
+  @ApiOkResponse({ type: ScimUserResource })
+  async replace(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Body() body: unknown, @Query() query: ScimResourceQuery): Promise<unknown> {
+    return this.present(await this.users.replace(auth.workspaceId, userId, body), query);
+  }
+
+  @Patch(':user_id')
+  @ScimOperation(400, 404, 409, 413)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({
+    summary: 'Update a user with PatchOp operations',
+    description:
+      'Operations are applied in order, all or nothing. Paths: userName, name, name.givenName, name.familyName, active, appRole, externalId (remove only for the name parts and externalId); the path may be omitted when value is an object of attributes (dotted and URN-qualified keys accepted). `active: false` on an active member deprovisions it (200); on a pending invite it deprovisions the invite (204, no body).',
+  })
+  @ApiParam(USER_ID)
+  @ApiBody({ type: ScimPatchRequest })
+  @ApiOkResponse({ type: ScimUserResource })
+  @ApiNoContentResponse({ description: 'A pending invite was set inactive' })
+  async patch(
+    @CurrentAuth() auth: AuthContext,
+    @Param('user_id') userId: string,
+    @Body() body: unknown,
+    @Query() query: ScimResourceQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    const { user, noContent } = await this.users.patch(auth.workspaceId, userId, body);
+    if (noContent) {
+      res.status(204);
+      return undefined;
+    }
+    return this.present(user, query);
+  }
+
+  @Delete(':user_id')
+  @HttpCode(204)
+  @ScimOperation(404)
+  @RequireScopes(SCOPES.userManagementReadWrite)
+  @ApiOperation({ summary: 'Delete a user', description: 'Suspends an active member or cancels a pending invite, and removes the user from every team.' })
+  @ApiParam(USER_ID)
+  @ApiNoContentResponse({ description: 'Suspended or cancelled' })
+  async delete(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string): Promise<void> {
+    await this.users.delete(auth.workspaceId, userId);
+  }
+
+  private async search(auth: AuthContext, filter: unknown, startIndex: unknown, count: unknown, attributes?: string, excluded?: string): Promise<ScimListResponse> {
+    const page = pageOf(startIndex, count);
+    const { total, users } = await this.users.list(auth.workspaceId, filter as string | undefined, page);
+    const resources = users.map((user) => project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, attributes, excluded));
+    return toListResponse(resources, total, page.startIndex);
+  }
+
+  private present(user: Parameters<typeof toScimUser>[0], query: ScimResourceQuery): unknown {
+    return project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, query.attributes, query.excludedAttributes);
+  }
+}

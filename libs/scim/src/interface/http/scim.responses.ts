@@ -1,0 +1,143 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { GroupMemberRef } from '../../domain/scim-group';
+import { isActive, type ScimUserRecord } from '../../domain/scim-user';
+import { SCIM_URN } from '../../domain/urns';
+import type { TeamRecord } from '../../infrastructure/scim-group.store';
+
+class ScimMeta {
+  @ApiProperty({ example: 'User' }) resourceType!: string;
+  @ApiProperty({ format: 'date-time' }) created!: string;
+  @ApiProperty({ format: 'date-time' }) lastModified!: string;
+  @ApiProperty({ format: 'uri', example: 'https://workbase.example/scim/v2/Users/2c6e…' }) location!: string;
+  @ApiProperty({ example: 'W/"1763820000000"' }) version!: string;
+}
+
+class ScimName {
+  @ApiPropertyOptional() givenName?: string;
+  @ApiPropertyOptional() familyName?: string;
+}
+
+class ScimEmail {
+  @ApiProperty() value!: string;
+  @ApiProperty({ example: true }) primary!: boolean;
+  @ApiProperty({ example: 'work' }) type!: string;
+}
+
+export class ScimUserResource {
+  @ApiProperty({ example: [SCIM_URN.user] }) schemas!: string[];
+  @ApiProperty({ description: 'Workspace membership id or invite id', format: 'uuid' }) id!: string;
+  @ApiPropertyOptional({ description: "The identity provider's id for the user" }) externalId?: string;
+  @ApiProperty({ description: 'Primary email; unique case-insensitively', example: 'ada@example.com' }) userName!: string;
+  @ApiProperty({ type: ScimName }) name!: ScimName;
+  @ApiProperty({ type: [ScimEmail], description: 'Read-only; mirrors userName' }) emails!: ScimEmail[];
+  @ApiProperty({ description: 'True for an active member or a pending invite' }) active!: boolean;
+  @ApiProperty({ enum: ['admin', 'member'] }) appRole!: string;
+  @ApiProperty({ type: ScimMeta }) meta!: ScimMeta;
+}
+
+class ScimMember {
+  @ApiProperty({ description: 'Membership id or invite id' }) value!: string;
+  @ApiProperty({ name: '$ref', format: 'uri' }) $ref!: string;
+  @ApiProperty({ example: 'User' }) type!: string;
+  @ApiPropertyOptional({ description: "The member's userName" }) display?: string;
+}
+
+export class ScimGroupResource {
+  @ApiProperty({ example: [SCIM_URN.group] }) schemas!: string[];
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiPropertyOptional() externalId?: string;
+  @ApiProperty({ example: 'Engineering' }) displayName!: string;
+  @ApiPropertyOptional({ type: [ScimMember], description: 'Left out with excludedAttributes=members' }) members?: ScimMember[];
+  @ApiProperty({ type: ScimMeta }) meta!: ScimMeta;
+}
+
+export class ScimListResponse {
+  @ApiProperty({ example: [SCIM_URN.listResponse] }) schemas!: string[];
+  @ApiProperty({ type: 'integer' }) totalResults!: number;
+  @ApiProperty({ type: 'integer', description: '1-based index of the first result' }) startIndex!: number;
+  @ApiProperty({ type: 'integer' }) itemsPerPage!: number;
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) Resources!: unknown[];
+}
+
+export class ScimErrorResponse {
+  @ApiProperty({ example: [SCIM_URN.error] }) schemas!: string[];
+  @ApiProperty({ example: '400', description: 'The HTTP status, as a string' }) status!: string;
+  @ApiPropertyOptional({ enum: ['invalidFilter', 'invalidSyntax', 'invalidPath', 'noTarget', 'invalidValue', 'mutability', 'uniqueness', 'tooMany'] })
+  scimType?: string;
+  @ApiProperty() detail!: string;
+}
+
+class ScimPatchOperation {
+  @ApiProperty({ enum: ['add', 'replace', 'remove'], description: 'Case-insensitive (Entra sends Add, Replace, Remove)' }) op!: string;
+  @ApiPropertyOptional({ example: 'name.givenName' }) path?: string;
+  @ApiPropertyOptional({ description: 'Any JSON; an object of attributes when path is omitted' }) value?: unknown;
+}
+
+export class ScimPatchRequest {
+  @ApiProperty({ example: [SCIM_URN.patchOp] }) schemas!: string[];
+  @ApiProperty({ type: [ScimPatchOperation] }) Operations!: ScimPatchOperation[];
+}
+
+export class ScimSearchRequest {
+  @ApiProperty({ example: [SCIM_URN.searchRequest] }) schemas!: string[];
+  @ApiPropertyOptional({ example: 'userName eq "ada@example.com"' }) filter?: string;
+  @ApiPropertyOptional({ type: 'integer' }) startIndex?: number;
+  @ApiPropertyOptional({ type: 'integer' }) count?: number;
+  @ApiPropertyOptional({ type: [String] }) attributes?: string[];
+  @ApiPropertyOptional({ type: [String] }) excludedAttributes?: string[];
+}
+
+const version = (date: Date) => `W/"${date.getTime()}"`;
+
+export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResource {
+  const name: ScimName = {};
+  if (user.givenName !== null) name.givenName = user.givenName;
+  if (user.familyName !== null) name.familyName = user.familyName;
+  return {
+    schemas: [SCIM_URN.user],
+    id: user.id,
+    ...(user.externalId !== null ? { externalId: user.externalId } : {}),
+    userName: user.userName,
+    name,
+    emails: [{ value: user.userName, primary: true, type: 'work' }],
+    active: isActive(user),
+    appRole: user.appRole,
+    meta: {
+      resourceType: 'User',
+      created: user.createdAt.toISOString(),
+      lastModified: user.updatedAt.toISOString(),
+      location: `${baseUrl}/scim/v2/Users/${user.id}`,
+      version: version(user.updatedAt),
+    },
+  };
+}
+
+export function toScimGroup(team: TeamRecord, members: readonly GroupMemberRef[] | null, baseUrl: string): ScimGroupResource {
+  return {
+    schemas: [SCIM_URN.group],
+    id: team.id,
+    ...(team.externalId !== null ? { externalId: team.externalId } : {}),
+    displayName: team.displayName,
+    ...(members
+      ? {
+          members: members.map((m) => ({
+            value: m.value,
+            $ref: `${baseUrl}/scim/v2/Users/${m.value}`,
+            type: 'User',
+            ...(m.display !== null ? { display: m.display } : {}),
+          })),
+        }
+      : {}),
+    meta: {
+      resourceType: 'Group',
+      created: team.createdAt.toISOString(),
+      lastModified: team.updatedAt.toISOString(),
+      location: `${baseUrl}/scim/v2/Groups/${team.id}`,
+      version: version(team.updatedAt),
+    },
+  };
+}
+
+export function toListResponse(resources: readonly unknown[], totalResults: number, startIndex: number): ScimListResponse {
+  return { schemas: [SCIM_URN.listResponse], totalResults, startIndex, itemsPerPage: resources.length, Resources: [...resources] };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ScimGroupsService } from './application/scim-groups.service';
+import { ScimUsersService } from './application/scim-users.service';
+import { ScimGroupStore } from './infrastructure/scim-group.store';
+import { ScimUserStore } from './infrastructure/scim-user.store';
+import { ScimDiscoveryController } from './interface/http/scim-discovery.controller';
+import { ScimGroupsController } from './interface/http/scim-groups.controller';
+import { ScimUsersController } from './interface/http/scim-users.controller';
+
+/** SCIM 2.0 provisioning of members (Users) and teams (Groups) under /scim/v2. */
+@Module({
+  controllers: [ScimDiscoveryController, ScimUsersController, ScimGroupsController],
+  providers: [ScimUserStore, ScimGroupStore, ScimUsersService, ScimGroupsService],
+})
+export class ScimModule {}
