@@ -7,8 +7,10 @@ import {
   RevokeTokenUseCase,
   SetMemberPasswordUseCase,
   WorkspaceLookup,
+  WorkspaceRepository,
 } from '@workbase/access';
 import { CreateOAuthAppUseCase, ListOAuthAppsQuery } from '@workbase/oauth';
+import { normaliseEmailDomain } from '@workbase/scim';
 import { parseScopeList } from '@workbase/shared/kernel';
 
 /** A command's arguments after parsing: every option is a string (repeatable ones a list). */
@@ -54,6 +56,20 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         adminPassword: text(args, 'admin-password'),
       });
       return { workspace_id: created.workspaceId, workspace_slug: created.workspaceSlug, admin_member_id: created.adminMemberId };
+    },
+  },
+  'workspace:verify-domain': {
+    summary: 'Mark an email domain as verified: SCIM-created users at it become active members at once (not invites)',
+    options: {
+      workspace: { required: true, description: 'Workspace slug or id' },
+      domain: { required: true, description: 'Email domain, e.g. example.com' },
+    },
+    async run(args, app) {
+      const workspace = await app.get(WorkspaceLookup).require(required(args, 'workspace'));
+      const domain = normaliseEmailDomain(required(args, 'domain'));
+      await app.get(WorkspaceRepository).addVerifiedDomain(workspace.id, domain);
+      const updated = await app.get(WorkspaceLookup).require(workspace.id);
+      return { workspace_id: workspace.id, verified_email_domains: updated.verifiedEmailDomains };
     },
   },
   'member:create': {
