@@ -30,7 +30,7 @@ interface Shape {
 
 async function main() {
   let adminUrl = process.env.DATABASE_URL;
-  let stop = async () => undefined;
+  let stop: () => Promise<void> = async () => undefined;
   if (!adminUrl) {
     const dir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-'));
     chmodSync(dir, 0o755);
