@@ -27,7 +27,8 @@ const STYLE = `
 
 /**
  * Writes a self-contained page: inline style only, no scripts, no external assets. The headers
- * forbid framing (clickjacking of the consent form), caching and referrers (the URL holds state).
+ * forbid framing (clickjacking of the consent form), caching, and referrers to other sites (the URL holds state; same-origin keeps the
+ * Origin header on our own form posts, which the CSRF check reads).
  */
 export function sendPage(response: Response, status: number, title: string, body: string): void {
   response
@@ -38,7 +39,7 @@ export function sendPage(response: Response, status: number, title: string, body
       Pragma: 'no-cache',
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': 'same-origin',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     })
     .send(
