@@ -9,6 +9,8 @@ import { RateLimitedError } from '@workbase/shared/kernel';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  // The signature is ThrottlerGuard's own.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   protected override async getTracker(req: Record<string, any>): Promise<string> {
     const authorization: unknown = req.headers?.authorization;
     if (typeof authorization === 'string' && authorization.length > 0) {

@@ -1,0 +1,77 @@
+/**
+ * The architecture, checked by a tool (`npm run deps:check`):
+ * - no circular imports anywhere;
+ * - a context is entered only through its front door (`libs/<context>/src/index.ts`);
+ * - domain code imports no infrastructure, interface, Nest or TypeORM;
+ * - the shared kernel stays free of frameworks; shared libs never import a context;
+ * - libraries never import an app.
+ */
+const CONTEXT = '^libs/(?!shared/)([^/]+)/src/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Circular imports break swc-compiled decorators and hide coupling; extract the shared concept or use an event.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'context-through-front-door',
+      severity: 'error',
+      comment: 'Another context is used only through its index.ts (@workbase/<context>).',
+      from: { path: '^libs/([^/]+)/' },
+      to: {
+        path: `${CONTEXT}(?!index\\.ts$).+`,
+        pathNot: ['^libs/$1/'],
+      },
+    },
+    {
+      name: 'app-to-context-front-door',
+      severity: 'error',
+      comment: 'Apps compose contexts through their index.ts.',
+      from: { path: '^apps/' },
+      to: { path: `${CONTEXT}(?!index\\.ts$).+` },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'Domain code knows nothing of infrastructure, HTTP, Nest or TypeORM.',
+      from: { path: '^libs/[^/]+/src/domain/' },
+      to: { path: ['/infrastructure/', '/interface/', '^node_modules/(@nestjs|typeorm|pg)/'] },
+    },
+    {
+      name: 'application-not-interface',
+      severity: 'error',
+      comment: 'Use cases do not depend on controllers or DTOs of the HTTP layer.',
+      from: { path: '^libs/[^/]+/src/application/' },
+      to: { path: '/interface/' },
+    },
+    {
+      name: 'kernel-is-framework-free',
+      severity: 'error',
+      from: { path: '^libs/shared/kernel/' },
+      to: { path: ['^node_modules/(@nestjs|typeorm|pg|express)/', '^libs/shared/(?!kernel/)'] },
+    },
+    {
+      name: 'shared-never-imports-a-context',
+      severity: 'error',
+      from: { path: '^libs/shared/' },
+      to: { path: CONTEXT },
+    },
+    {
+      name: 'libs-never-import-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['\\.spec\\.ts$', '^dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
