@@ -35,21 +35,26 @@ export function toProblem(error: unknown): Problem {
     };
   }
   if (error instanceof HttpException) {
+    // Nest wraps body-parser failures in an HttpException; the cause says what really went wrong.
+    const bodyProblem = bodyParserProblem(error.cause);
+    if (bodyProblem) return bodyProblem;
     const status = error.getStatus();
     if (status === HttpStatus.NOT_FOUND) {
       return { status, code: 'not_found', message: error.message.replace(/^Cannot /, 'No route for '), details: {}, unexpected: false };
     }
     return httpProblem(status, error.message);
   }
-  // body-parser and other express middleware signal client errors with a status/type pair.
-  const candidate = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown; message?: unknown };
+  return bodyParserProblem(error) ?? { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true };
+}
+
+/** body-parser and other express middleware signal client errors with a status/type pair. */
+function bodyParserProblem(error: unknown): Problem | undefined {
+  const candidate = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown; message?: unknown } | undefined;
   const status = Number(candidate?.status ?? candidate?.statusCode);
-  if (candidate && candidate.expose === true && status >= 400 && status < 500) {
-    if (candidate.type === 'entity.parse.failed') return httpProblem(400, 'The request body is not valid JSON.');
-    if (candidate.type === 'entity.too.large') return httpProblem(413, 'The request body is larger than the service accepts.');
-    return httpProblem(status, String(candidate.message ?? 'Bad request'));
-  }
-  return { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true };
+  if (!candidate || candidate.expose !== true || !(status >= 400 && status < 500)) return undefined;
+  if (candidate.type === 'entity.parse.failed') return httpProblem(400, `The request body is not valid JSON: ${String(candidate.message)}.`);
+  if (candidate.type === 'entity.too.large') return httpProblem(413, 'The request body is larger than the service accepts.');
+  return httpProblem(status, String(candidate.message ?? 'Bad request'));
 }
 
 function httpProblem(status: number, message: string): Problem {

@@ -1,0 +1,134 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { Public } from '@workbase/shared/http';
+import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+
+/** Fails the way a bug would: an error nobody mapped, carrying internals that must not leak. */
+@Controller('v2/failing-probe')
+class FailingProbeController {
+  @Get()
+  @Public()
+  fail(): never {
+    throw new Error('connection string postgres://secret@db leaked in a stack');
+  }
+}
+
+@Module({ controllers: [FailingProbeController] })
+class FailingProbeModule {}
+
+const errorBody = (status: number, type: string, code: string) => ({ status_code: status, type, code, message: expect.any(String) });
+
+describe('the REST error body on every failure', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  const auth = () => ({ Authorization: `Bearer ${ws.token}` });
+
+  beforeAll(async () => {
+    t = await startTestApp({ imports: [FailingProbeModule], env: { BODY_LIMIT: '2kb' } });
+    ws = await t.createWorkspace();
+  });
+  afterAll(() => t.close());
+
+  it('answers an unknown route with a 404 in the error shape', async () => {
+    const res = await t.http().get('/v2/no-such-thing').set(auth()).expect(404);
+    expect(res.body).toEqual(errorBody(404, 'invalid_request_error', 'not_found'));
+    expect(res.body.message).toContain('/v2/no-such-thing');
+  });
+
+  it('answers malformed JSON with a 400 that says so', async () => {
+    const res = await t.http().post('/v2/objects').set(auth()).set('Content-Type', 'application/json').send('{"data": {"api_slug": ').expect(400);
+    expect(res.body).toEqual(errorBody(400, 'invalid_request_error', 'validation_type'));
+    expect(res.body.message).toMatch(/not valid JSON/);
+  });
+
+  it('answers a body over the size limit with a 413', async () => {
+    const res = await t.http().post('/v2/objects').set(auth()).send({ data: { api_slug: 'x', singular_noun: 'x'.repeat(4096), plural_noun: 'xs' } }).expect(413);
+    expect(res.body).toEqual(errorBody(413, 'invalid_request_error', 'payload_too_large'));
+  });
+
+  it('answers a validation failure with a 400 naming the field', async () => {
+    const res = await t.http().post('/v2/objects').set(auth()).send({ data: { api_slug: 42, singular_noun: 'Thing', plural_noun: 'Things' } }).expect(400);
+    expect(res.body).toEqual(errorBody(400, 'invalid_request_error', 'validation_type'));
+    expect(res.body.message).toContain('api_slug');
+  });
+
+  it('answers auth failures with 401 and 403 of type auth_error', async () => {
+    const anonymous = await t.http().get('/v2/objects').expect(401);
+    expect(anonymous.body).toEqual(errorBody(401, 'auth_error', 'unauthorized'));
+    const narrow = await t.tokenFor(ws.workspaceId, ['note:read']);
+    const forbidden = await t.http().get('/v2/objects').set('Authorization', `Bearer ${narrow}`).expect(403);
+    expect(forbidden.body).toEqual(errorBody(403, 'auth_error', 'forbidden'));
+    expect(forbidden.body.message).toContain('object_configuration:read');
+  });
+
+  it('answers an unexpected failure with a 500 that leaks nothing', async () => {
+    const res = await t.http().get('/v2/failing-probe').expect(500);
+    expect(res.body).toEqual({ status_code: 500, type: 'internal_server_error', code: 'internal_error', message: 'An unexpected error occurred.' });
+    expect(res.text).not.toMatch(/secret|postgres:|stack|at /);
+  });
+});
+
+describe('rate limits per token', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_READS_PER_SECOND: '5', RATE_LIMIT_WRITES_PER_SECOND: '2' } });
+    ws = await t.createWorkspace();
+  });
+  afterAll(() => t.close());
+
+  /** Sends `count` requests at once and returns their statuses. */
+  async function burst(count: number, send: () => Promise<{ status: number; headers: Record<string, string>; body: unknown }>) {
+    return Promise.all(Array.from({ length: count }, send));
+  }
+
+  it('answers reads past the limit with a 429 rate_limit_error and Retry-After as an HTTP date', async () => {
+    const responses = await burst(12, () => t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`));
+    const limited = responses.filter((res) => res.status === 429);
+    expect(responses.filter((res) => res.status === 200).length).toBeLessThanOrEqual(5);
+    expect(limited.length).toBeGreaterThanOrEqual(7);
+    expect(limited[0].body).toEqual(errorBody(429, 'rate_limit_error', 'rate_limit_exceeded'));
+    const retryAfter = limited[0].headers['retry-after'];
+    expect(retryAfter).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    const wait = Date.parse(retryAfter) - Date.now();
+    expect(wait).toBeGreaterThan(-1500);
+    expect(wait).toBeLessThan(5000);
+  });
+
+  it('counts writes apart from reads, and each token apart', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const other = await t.tokenFor(ws.workspaceId, ['object_configuration:read-write']);
+    const writes = await burst(5, () =>
+      t.http().post('/v2/objects').set('Authorization', `Bearer ${other}`).send({ data: { api_slug: 42 } }),
+    );
+    expect(writes.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(3);
+    // The write limit of that token does not spend the read budget of the first token.
+    const read = await t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`);
+    expect(read.status).toBe(200);
+  });
+
+  it('lets requests through again once the window has passed', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`).expect(200);
+  });
+});
+
+describe('operations endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves liveness and readiness without a token', async () => {
+    expect((await t.http().get('/health').expect(200)).body).toEqual({ status: 'ok' });
+    expect((await t.http().get('/health/ready').expect(200)).body).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('tags every response with a request id, and echoes one the caller sent', async () => {
+    const fresh = await t.http().get('/health');
+    expect(fresh.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+    const echoed = await t.http().get('/health').set('X-Request-Id', 'caller-chosen-id-123');
+    expect(echoed.headers['x-request-id']).toBe('caller-chosen-id-123');
+  });
+});
