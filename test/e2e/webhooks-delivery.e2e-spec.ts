@@ -2,19 +2,25 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { TransactionRunner, EventOutbox } from '@workbase/shared/persistence';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES, WebhookWorker } from '@workbase/webhooks';
+import { ACTIVITY_EVENT_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES, WebhookWorker } from '@workbase/webhooks';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 import {
+  canonicalSet,
   createMemberEvent,
   createWebhook,
+  deliveryRows,
   eventsOf,
   FAST_WEBHOOK_ENV,
   hexSignature,
   type Receiver,
   recordEvents,
   startReceiver,
+  uniqueDeliveries,
   verifyStandard,
   waitFor,
+  waitForFanOut,
 } from './webhooks.helpers';
 
 /** Delivery through a real worker to real HTTP receivers on loopback. */
@@ -58,6 +64,9 @@ describe('webhook delivery (e2e)', () => {
       webhook_id: hook.id,
       events: [{ event_type: 'workspace-member.created', id: { workspace_id: ws.workspaceId, workspace_member_id: memberId }, actor: { type: 'system', id: null } }],
     });
+    // A receiver using the library's usual form of a secret: whsec_ + base64 of the secret's bytes.
+    const whsec = `whsec_${Buffer.from(hook.secret, 'utf8').toString('base64')}`;
+    expect(new StandardWebhook(whsec).verify(request.body, request.headers as Record<string, string>)).toEqual(verified);
     expect(() => verifyStandard('0'.repeat(64), request)).toThrow();
     expect(() => verifyStandard(hook.secret, { ...request, body: request.body.replace('system', 'member') })).toThrow();
     expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
@@ -111,17 +120,23 @@ describe('webhook delivery (e2e)', () => {
       activity(memberId),
       wantedActivities[1],
     );
-    await waitFor(() => rx.accepted.length >= 4, 10_000, 'four deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    const byPath = (path: string) => rx.accepted.filter((r) => r.path === path).map((r) => eventsOf(r)[0].id);
-    expect(byPath('/hook/notes').sort(byJson)).toEqual(wantedNotes.map((e) => e.id).sort(byJson));
-    expect(byPath('/hook/activities').sort(byJson)).toEqual(wantedActivities.map((e) => e.id).sort(byJson));
-    const noteEvent = eventsOf(rx.accepted.find((r) => r.path === '/hook/notes')!)[0];
-    expect(noteEvent).toMatchObject({ event_type: 'note.created', parent_object_id: expect.any(String), parent_record_id: expect.any(String) });
+    // Every event has been through fan-out: the deliveries that exist are all there will be.
+    await waitForFanOut(t);
     for (const hook of [noteHook, activityHook]) {
+      expect(await deliveryRows(t, hook.id)).toHaveLength(2);
       const log = await t.http().get(`/v2/webhooks/${hook.id}/deliveries`).set('Authorization', `Bearer ${ws.token}`);
       expect(log.body.data).toHaveLength(2);
     }
+    const idsAt = (path: string) => uniqueDeliveries(rx.accepted.filter((r) => r.path === path)).map((r) => eventsOf(r)[0].id);
+    await waitFor(() => idsAt('/hook/notes').length >= 2 && idsAt('/hook/activities').length >= 2, 10_000, 'four deliveries');
+    // Ids are compared in canonical form: key order is not part of the contract.
+    expect(canonicalSet(idsAt('/hook/notes'))).toEqual(canonicalSet(wantedNotes.map((e) => e.id)));
+    expect(canonicalSet(idsAt('/hook/activities'))).toEqual(canonicalSet(wantedActivities.map((e) => e.id)));
+    const noteEvent = eventsOf(rx.accepted.find((r) => r.path === '/hook/notes')!)[0];
+    expect(noteEvent).toMatchObject({ event_type: 'note.created', parent_object_id: expect.any(String), parent_record_id: expect.any(String) });
+    // The documented order of the composite id: workspace_id first.
+    expect(Object.keys(noteEvent.id as object)).toEqual(['workspace_id', 'note_id']);
+    expect(uniqueDeliveries(rx.requests.filter((r) => r.path === '/hook/notes' || r.path === '/hook/activities'))).toHaveLength(4);
   });
 
   it('delivers every event type of the catalogue, the seven activity events and note.created included', async () => {
@@ -140,11 +155,57 @@ describe('webhook delivery (e2e)', () => {
       payload: Object.fromEntries(WEBHOOK_EVENT_TYPES[eventType].payloadFields.map((field) => [field, `${field}-value`])),
     }));
     await recordEvents(t, ...events);
-    await waitFor(() => rx.accepted.length >= events.length, 15_000, 'one delivery per event type');
-    const received = rx.accepted.map((r) => eventsOf(r)[0].event_type).sort();
+    await waitFor(() => uniqueDeliveries(rx.accepted).length >= events.length, 15_000, 'one delivery per event type');
+    const received = uniqueDeliveries(rx.accepted).map((r) => eventsOf(r)[0].event_type).sort();
     expect(received).toEqual([...WEBHOOK_EVENT_TYPE_NAMES].sort());
     const activityRecord = rx.accepted.map((r) => eventsOf(r)[0]).find((e) => e.event_type === 'activity-record.deleted')!;
     expect(activityRecord).toMatchObject({ id: { workspace_id: ws.workspaceId, activity_id: expect.any(String), record_id: expect.any(String) }, api_slug: 'api_slug-value' });
+  });
+
+  it('delivers real events of the contexts: the seven activity events filtered on api_slug, note.created on parent_object_id', async () => {
+    const rx = await receiver();
+    const auth = { Authorization: `Bearer ${ws.token}` };
+    const post = (path: string, body: object) => t.http().post(path).set(auth).send(body);
+    const person = await post('/v2/objects/people/records', { data: { values: { email_addresses: [`${randomUUID()}@hooks.test`] } } }).expect(200);
+    const { object_id: peopleObjectId, record_id: personId } = person.body.data.id as { object_id: string; record_id: string };
+    const slugIs = (value: string) => ({ $and: [{ field: 'api_slug', operator: 'equals', value }] });
+    const visitsHook = await createWebhook(t, ws.token, `${rx.url}/visits`, ACTIVITY_EVENT_TYPES.map((event_type) => ({ event_type, filter: slugIs('site_visits') })));
+    const peopleNotes = await createWebhook(t, ws.token, `${rx.url}/people-notes`, [
+      { event_type: 'note.created', filter: { $or: [{ field: 'parent_object_id', operator: 'equals', value: peopleObjectId }] } },
+    ]);
+    const otherNotes = await createWebhook(t, ws.token, `${rx.url}/other-notes`, [
+      { event_type: 'note.created', filter: { $or: [{ field: 'parent_object_id', operator: 'not_equals', value: peopleObjectId }] } },
+    ]);
+
+    const activity = (slug: string) => ({ data: { api_slug: slug, singular_noun: slug, plural_noun: `${slug}s`, extends: 'activities' } });
+    for (const slug of ['site_visits', 'other_visits']) {
+      await post('/v2/activities', activity(slug)).expect(200);
+      await t.http().patch(`/v2/activities/${slug}`).set(auth).send({ data: { plural_noun: 'Visits' } }).expect(200);
+      await post(`/v2/activities/${slug}/attributes`, { data: { title: 'rep', api_slug: 'rep', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+      await t.http().patch(`/v2/activities/${slug}/attributes/rep`).set(auth).send({ data: { title: 'Rep' } }).expect(200);
+      const record = await post(`/v2/activities/${slug}/records`, { data: { values: { timestamp: '2026-03-01T09:00:00Z', rep: 'Ada' } } }).expect(200);
+      await t.http().delete(`/v2/activities/${slug}/records/${record.body.data.id.record_id}`).set(auth).expect(200);
+    }
+    // Fan-out looks up the slug of record and attribute events that lack one; let it see the
+    // activities before they are deleted.
+    await waitForFanOut(t);
+    for (const slug of ['site_visits', 'other_visits']) await t.http().delete(`/v2/activities/${slug}`).set(auth).expect(200);
+    await post('/v2/notes', { data: { parent_object: 'people', parent_record_id: personId, title: 'Visit', format: 'plaintext', content: 'Went well' } }).expect(200);
+
+    await waitForFanOut(t);
+    expect((await deliveryRows(t, visitsHook.id)).map((d) => d.event_type).sort()).toEqual([...ACTIVITY_EVENT_TYPES].sort());
+    expect(await deliveryRows(t, peopleNotes.id)).toHaveLength(1);
+    expect(await deliveryRows(t, otherNotes.id)).toHaveLength(0);
+    await waitFor(() => uniqueDeliveries(rx.accepted).length >= 8, 10_000, 'eight deliveries');
+    const visits = uniqueDeliveries(rx.accepted.filter((r) => r.path === '/hook/visits')).map((r) => eventsOf(r)[0]);
+    expect(visits).toHaveLength(7);
+    for (const event of visits) {
+      expect(event).toMatchObject({ api_slug: 'site_visits', actor: { type: 'api-token', id: expect.any(String) }, id: { workspace_id: ws.workspaceId, activity_id: expect.any(String) } });
+      expect(Object.keys(event.id as object)[0]).toBe('workspace_id');
+    }
+    expect(visits.find((e) => e.event_type === 'activity-record.created')!.id).toEqual({ workspace_id: ws.workspaceId, activity_id: expect.any(String), record_id: expect.any(String) });
+    const [noteRequest] = rx.accepted.filter((r) => r.path === '/hook/people-notes');
+    expect(eventsOf(noteRequest)[0]).toMatchObject({ event_type: 'note.created', parent_object_id: peopleObjectId, parent_record_id: personId });
   });
 
   it('delivers nothing for a rolled-back transaction', async () => {
@@ -157,9 +218,9 @@ describe('webhook delivery (e2e)', () => {
       }),
     ).rejects.toThrow('abort');
     await recordEvents(t, { eventType: 'task.created', workspaceId: ws.workspaceId, id: { workspace_id: ws.workspaceId, task_id: 'committed' }, actor: { type: 'system', id: null } });
+    await waitForFanOut(t);
     await waitFor(() => rx.accepted.length >= 1, 10_000, 'the committed event');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(rx.requests.map((r) => (eventsOf(r)[0].id as { task_id: string }).task_id)).toEqual(['committed']);
+    expect(uniqueDeliveries(rx.requests).map((r) => (eventsOf(r)[0].id as { task_id: string }).task_id)).toEqual(['committed']);
   });
 
   it('gets every event at least once through a receiver that fails 50 % of the time, with a stable webhook-id', async () => {
@@ -203,6 +264,18 @@ describe('webhook delivery (e2e)', () => {
     expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1900); // the schedule alone would retry after 0.2 s
   });
 
+  it('honours Retry-After given as an HTTP date on 503', async () => {
+    const rx = await receiver((_, index) =>
+      index === 0 ? { status: 503, headers: { 'Retry-After': new Date(Date.now() + 2500).toUTCString() } } : { status: 200 },
+    );
+    await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
+    await createMemberEvent(t, ws.workspaceId);
+    await waitFor(() => rx.accepted.length >= 1, 10_000, 'the retried delivery');
+    const [first, second] = rx.requests;
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1000); // HTTP dates have whole seconds
+  });
+
   it('disables the webhook on 410 Gone and stops delivering to it', async () => {
     const rx = await receiver(() => ({ status: 410 }));
     const hook = await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
@@ -210,8 +283,18 @@ describe('webhook delivery (e2e)', () => {
     await waitFor(async () => (await status(hook.id)) === 'inactive', 10_000, 'inactive');
     expect(rx.requests).toHaveLength(1);
     await createMemberEvent(t, ws.workspaceId);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await waitForFanOut(t);
+    expect(await deliveryRows(t, hook.id)).toHaveLength(1); // an inactive webhook gets no new deliveries
     expect(rx.requests).toHaveLength(1);
+    const log = await t.http().get(`/v2/webhooks/${hook.id}/deliveries`).set('Authorization', `Bearer ${ws.token}`);
+    expect(log.body.data[0]).toMatchObject({ status: 'failed', attempt_count: 1, last_status_code: 410 });
+
+    // Updating an inactive webhook makes it active again, and it receives new events.
+    rx.reply = () => ({ status: 200 });
+    const patched = await t.http().patch(`/v2/webhooks/${hook.id}`).set('Authorization', `Bearer ${ws.token}`).send({ data: { target_url: rx.url } });
+    expect(patched.body.data.status).toBe('active');
+    await createMemberEvent(t, ws.workspaceId);
+    await waitFor(() => rx.accepted.length >= 1, 10_000, 'a delivery after reactivation');
   });
 
   it('moves active → degraded after sustained failure and back to active on success', async () => {
@@ -222,7 +305,8 @@ describe('webhook delivery (e2e)', () => {
     await waitFor(async () => (await status(hook.id)) === 'degraded', 10_000, 'degraded');
     healthy = true;
     await waitFor(async () => (await status(hook.id)) === 'active', 10_000, 'active again');
-    expect(rx.accepted).toHaveLength(1);
+    expect(uniqueDeliveries(rx.accepted)).toHaveLength(1);
+    expect(rx.requests.length).toBeGreaterThanOrEqual(4); // three failures made it degraded
   });
 
   it('logs deliveries with attempts (cursor paginated) and replays one with the same webhook-id', async () => {
@@ -264,11 +348,54 @@ describe('webhook delivery (e2e)', () => {
     expect(last.headers['webhook-id']).toBe(delivery.id.delivery_id);
     expect(JSON.parse(last.body)).toEqual(delivery.payload);
     expect(verifyStandard(hook.secret, last)).toBeTruthy();
+    const other = await t.createWorkspace();
+    const foreign = { Authorization: `Bearer ${other.token}` };
+    expect((await t.http().post(`/v2/webhooks/${hook.id}/deliveries/${delivery.id.delivery_id}/replay`).set(foreign)).status).toBe(404);
+    expect((await t.http().get(`/v2/webhooks/${hook.id}/deliveries`).set(foreign)).status).toBe(404);
+    expect(rx.requests).toHaveLength(before + 1);
     const reader = await t.tokenFor(ws.workspaceId, ['webhook:read']);
     expect((await t.http().post(`/v2/webhooks/${hook.id}/deliveries/${delivery.id.delivery_id}/replay`).set({ Authorization: `Bearer ${reader}` })).status).toBe(403);
   });
 });
 
-function byJson(a: unknown, b: unknown): number {
-  return JSON.stringify(a).localeCompare(JSON.stringify(b));
-}
+
+/**
+ * The SSRF policy is checked again when the worker connects: a target whose name resolved to a
+ * public address at creation but resolves to a private one later (DNS rebinding) gets nothing.
+ */
+describe('webhook delivery with private targets refused (e2e)', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let rx: Receiver;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+    ws = await t.createWorkspace();
+    rx = await startReceiver();
+    await t.app.get(WebhookWorker).start();
+  });
+  afterAll(async () => {
+    await t.app.get(WebhookWorker).stop();
+    await rx.close();
+    await t.close();
+  });
+
+  it('refuses at connect time a target that now resolves to loopback, and an address literal', async () => {
+    const port = new URL(rx.url).port;
+    const byName = await createWebhook(t, ws.token, 'https://93.184.215.14/hook', [{ event_type: 'workspace-member.created', filter: null }]);
+    const byLiteral = await createWebhook(t, ws.token, 'https://93.184.215.14/other', [{ event_type: 'workspace-member.created', filter: null }]);
+    // What a rebinding attacker achieves: the name now points at the loopback interface.
+    const db = t.app.get(DataSource);
+    await db.query(`UPDATE webhooks SET target_url = $2 WHERE id = $1`, [byName.id, `http://localhost:${port}/hook`]);
+    await db.query(`UPDATE webhooks SET target_url = $2 WHERE id = $1`, [byLiteral.id, `http://127.0.0.1:${port}/hook`]);
+    await createMemberEvent(t, ws.workspaceId);
+    await waitForFanOut(t);
+    const errorOf = async (webhookId: string) => {
+      const log = await t.http().get(`/v2/webhooks/${webhookId}/deliveries`).set('Authorization', `Bearer ${ws.token}`);
+      return log.body.data[0]?.attempts[0]?.error as string | undefined;
+    };
+    expect(await waitFor(() => errorOf(byName.id), 10_000, 'an attempt by name')).toMatch(/target refused: localhost resolves to .*loopback/);
+    expect(await waitFor(() => errorOf(byLiteral.id), 10_000, 'an attempt by literal')).toMatch(/target refused: 127\.0\.0\.1 is a loopback address/);
+    expect(rx.requests).toHaveLength(0);
+  });
+});

@@ -45,8 +45,11 @@ describe('webhook delivery rate limit (e2e)', () => {
       busiest = Math.max(busiest, i - j + 1);
     }
     expect(new Set(rx.accepted.map((r) => r.headers['webhook-id'])).size).toBe(count);
+    // The span is the real test: one shared bucket needs (count - burst) / rate seconds; a bucket per
+    // worker would need half that. The busiest second is measured at the receiver, where a stalled
+    // event loop on a loaded machine can bunch requests that were sent evenly: hence the slack.
     expect(span).toBeGreaterThanOrEqual(((count - BURST) / RATE) * 1000 - 300);
-    expect(busiest).toBeLessThanOrEqual(RATE + BURST + 1);
+    expect(busiest).toBeLessThanOrEqual(RATE + BURST + Math.ceil(RATE / 2));
     expect(attemptsA).toHaveBeenCalled();
     expect(attemptsB).toHaveBeenCalled();
   });

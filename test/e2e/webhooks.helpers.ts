@@ -5,11 +5,15 @@ import { CreateMemberUseCase } from '@workbase/access';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import type { TestApp } from '../support/test-app';
 
-/** Fast delivery settings: retries in fractions of a second, quick crash recovery. */
+/**
+ * Fast delivery settings: retries in fractions of a second (21 attempts over ~10 s, so a receiver
+ * failing half the time loses an event with odds of 2^-21), quick crash recovery.
+ */
 export const FAST_WEBHOOK_ENV: Record<string, string> = {
-  WEBHOOK_RETRY_SCHEDULE: '0.2,0.3,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5',
+  WEBHOOK_RETRY_SCHEDULE: ['0.2', '0.3', ...Array.from({ length: 18 }, () => '0.5')].join(','),
   WEBHOOK_FANOUT_INTERVAL_MS: '50',
   WEBHOOK_DELIVERY_TIMEOUT_MS: '2000',
   WEBHOOK_JOB_EXPIRE_SECONDS: '5',
@@ -122,6 +126,52 @@ export async function createWebhook(t: TestApp, token: string, targetUrl: string
     .send({ data: { target_url: targetUrl, subscriptions } });
   if (response.status !== 200) throw new Error(`create webhook: ${response.status} ${JSON.stringify(response.body)}`);
   return { id: response.body.data.id.webhook_id, secret: response.body.data.secret };
+}
+
+/**
+ * Waits until fan-out has consumed every committed outbox event, so that every delivery those
+ * events will ever cause exists (asserting on absence needs this, not a sleep).
+ */
+export async function waitForFanOut(t: TestApp, timeoutMs = 20_000): Promise<void> {
+  const db = t.app.get(DataSource);
+  await waitFor(
+    async () => {
+      const [row] = (await db.query(
+        `SELECT NOT EXISTS (SELECT 1 FROM event_outbox e, webhook_dispatch_cursor c
+           WHERE c.consumer = 'webhooks' AND (e.tx_id, e.id) > (c.last_tx_id, c.last_event_id)) AS done`,
+      )) as Array<{ done: boolean }>;
+      return row.done;
+    },
+    timeoutMs,
+    'fan-out to consume the outbox',
+  );
+}
+
+/** Deliveries of a webhook straight from the log table: [status, attempts] per delivery. */
+export async function deliveryRows(t: TestApp, webhookId: string): Promise<Array<{ id: string; status: string; attempts: number; event_type: string }>> {
+  return t.app.get(DataSource).query(`SELECT id, status, attempts, event_type FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq`, [webhookId]);
+}
+
+/** JSON with sorted keys: equal values give equal strings whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** Sorted canonical forms, for comparing collections of ids regardless of order and key order. */
+export function canonicalSet(values: readonly unknown[]): string[] {
+  return values.map(canonicalJson).sort();
+}
+
+/** One request per `webhook-id` (deliveries are at least once: a retry may repeat one). */
+export function uniqueDeliveries(requests: readonly ReceivedRequest[]): ReceivedRequest[] {
+  const seen = new Map<string, ReceivedRequest>();
+  for (const request of requests) {
+    const id = String(request.headers['webhook-id']);
+    if (!seen.has(id)) seen.set(id, request);
+  }
+  return [...seen.values()];
 }
 
 export function eventsOf(request: ReceivedRequest): Array<Record<string, unknown>> {

@@ -21,6 +21,8 @@ const LIST_ATTRIBUTE = family(['list_id', 'attribute_id']);
 const LIST_ENTRY = family(['list_id', 'entry_id']);
 const LIST_ENTRY_UPDATED = family(['list_id', 'entry_id', 'attribute_id']);
 const NOTE = family(['note_id'], ['parent_object_id', 'parent_record_id']);
+// `note-content.updated` carries the note id only (reference facts §6.4; libs/notes records it so).
+const NOTE_CONTENT = family(['note_id']);
 const TASK = family(['task_id']);
 const COMMENT = family(['comment_id'], ['thread_id', 'object_id', 'record_id', 'list_id', 'entry_id']);
 const CALL_RECORDING = family(['meeting_id', 'call_recording_id']);
@@ -46,7 +48,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'object-attribute.created': OBJECT_ATTRIBUTE,
   'object-attribute.updated': OBJECT_ATTRIBUTE,
   'note.created': NOTE,
-  'note-content.updated': NOTE,
+  'note-content.updated': NOTE_CONTENT,
   'note.updated': NOTE,
   'note.deleted': NOTE,
   'record.created': RECORD,
