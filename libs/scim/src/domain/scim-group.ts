@@ -1,4 +1,4 @@
-import { matchesFilter } from './filter-match';
+import { type Element, matchesFilter } from './filter-match';
 import { foldKeys, getFolded, isObject, type JsonObject, requireBodyObject, requireSchema, toOptionalString } from './json-body';
 import { type PatchOperation, type PatchPath, valueObjectEntries } from './patch';
 import { scimBadRequest } from './scim-error';
@@ -78,7 +78,14 @@ export function applyGroupPatch(current: GroupFields, operations: readonly Patch
     if (path.filter) {
       if (op.op !== 'remove') throw scimBadRequest('invalidPath', `${where}: a filtered members path is supported with remove only.`);
       const filter = path.filter;
-      members = members.filter((m) => !matchesFilter(filter, { value: m.value, display: m.display, type: 'User', $ref: null }));
+      // Checked against a sample member first, so that a bad filter is a 400 even on an empty group.
+      const sample: Element = { value: '', display: null, type: 'User', $ref: null };
+      try {
+        matchesFilter(filter, sample);
+      } catch {
+        throw scimBadRequest('invalidPath', `${where}: "${path.text}" filters on something that is not a sub-attribute of members (value, display, type, $ref).`);
+      }
+      members = members.filter((m) => !matchesFilter(filter, { ...sample, value: m.value, display: m.display }));
       return;
     }
     if (op.op === 'remove') {

@@ -31,7 +31,7 @@ export class ScimUserResource {
   @ApiProperty({ type: ScimName }) name!: ScimName;
   @ApiProperty({ type: [ScimEmail], description: 'Read-only; mirrors userName' }) emails!: ScimEmail[];
   @ApiProperty({ description: 'True for an active member or a pending invite' }) active!: boolean;
-  @ApiProperty({ enum: ['admin', 'member'] }) appRole!: string;
+  @ApiPropertyOptional({ enum: ['admin', 'member'], description: 'Absent for a suspended or deprovisioned member' }) appRole?: string;
   @ApiProperty({ type: ScimMeta }) meta!: ScimMeta;
 }
 
@@ -101,7 +101,8 @@ export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResou
     name,
     emails: [{ value: user.userName, primary: true, type: 'work' }],
     active: isActive(user),
-    appRole: user.appRole,
+    // The reference API leaves appRole out for a member who has lost access (suspended or deprovisioned).
+    ...(user.kind === 'member' && user.state !== 'active' ? {} : { appRole: user.appRole }),
     meta: {
       resourceType: 'User',
       created: user.createdAt.toISOString(),
