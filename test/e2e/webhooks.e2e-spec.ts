@@ -108,9 +108,15 @@ describe('webhooks management (e2e)', () => {
     expect(second.body.data).toHaveLength(2);
     expect(second.body.data[1].target_url).toBe(`${target}?n=11`);
     expect((await t.http().get('/v2/webhooks?limit=100').set(auth(fresh.token))).body.data).toHaveLength(12);
-    for (const query of ['limit=9', 'limit=101', 'offset=-1', 'limit=abc']) {
-      expect((await t.http().get(`/v2/webhooks?${query}`).set(auth(fresh.token))).status).toBe(400);
+    expect((await t.http().get('/v2/webhooks?offset=12').set(auth(fresh.token))).body.data).toEqual([]);
+    for (const query of ['limit=9', 'limit=101', 'limit=0', 'offset=-1', 'limit=abc', 'limit=10.5', 'offset=abc', 'offset=1.5', 'offset=99999999999999999999']) {
+      const res = await t.http().get(`/v2/webhooks?${query}`).set(auth(fresh.token));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status_code: 400, type: 'invalid_request_error', code: 'validation_type', message: expect.stringMatching(query.split('=')[0]) });
     }
+    // The secret is shown by the create call only.
+    const listed = await t.http().get('/v2/webhooks?limit=100').set(auth(fresh.token));
+    for (const webhook of listed.body.data) expect(webhook).not.toHaveProperty('secret');
   });
 
   it('updates the target and subscriptions, validating both', async () => {
@@ -127,6 +133,30 @@ describe('webhooks management (e2e)', () => {
     expect(onlyTarget.body.data.subscriptions).toHaveLength(1);
     expect((await t.http().patch(`/v2/webhooks/${id}`).set(auth()).send({ data: { subscriptions: [{ event_type: 'nope' }] } })).status).toBe(400);
     expect((await t.http().patch(`/v2/webhooks/${id}`).set(auth()).send({ data: { target_url: 'gopher://x' } })).status).toBe(400);
+    expect(patched.body.data).not.toHaveProperty('secret');
+    const bad = [
+      { data: { target_url: null } },
+      { data: { subscriptions: null } },
+      { data: { target_url: 7 } },
+      { data: { subscriptions: [{ event_type: 'note.created', filter: { $or: [{ field: 'parent_object_id', operator: 'like', value: 'x' }] } }] } },
+      { data: { subscriptions: [{ event_type: 'note-content.updated', filter: { $or: [{ field: 'parent_object_id', operator: 'equals', value: 'x' }] } }] } },
+      { data: { status: 'inactive' } },
+      { target_url: target },
+    ];
+    for (const body of bad) {
+      const res = await t.http().patch(`/v2/webhooks/${id}`).set(auth()).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_type');
+    }
+    // A refused update changed nothing.
+    const after = await t.http().get(`/v2/webhooks/${id}`).set(auth());
+    expect(after.body.data).toMatchObject({ target_url: target, subscriptions: [{ event_type: 'record.created', filter: null }], status: 'active' });
+  });
+
+  it('refuses a target whose host does not resolve', async () => {
+    const res = await create({ data: { target_url: 'https://no-such-host.invalid/hook', subscriptions: [] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/data\.target_url .*does not resolve/);
   });
 
   it('deletes with {} and then 404s', async () => {
@@ -169,6 +199,13 @@ describe('webhooks management (e2e)', () => {
     expect((await t.http().patch(`/v2/webhooks/${id}`).set(auth(reader)).send({ data: {} })).status).toBe(403);
     expect((await t.http().delete(`/v2/webhooks/${id}`).set(auth(reader))).status).toBe(403);
     expect((await t.http().get('/v2/webhooks')).status).toBe(401);
+    // read-write implies read; a 403 names the missing scope
+    const writer = await t.tokenFor(ws.workspaceId, [SCOPES.webhookReadWrite]);
+    expect((await t.http().get(`/v2/webhooks/${id}`).set(auth(writer))).status).toBe(200);
+    const denied = await t.http().post(`/v2/webhooks/${id}/deliveries/00000000-0000-4000-8000-000000000000/replay`).set(auth(reader));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ type: 'auth_error', message: expect.stringContaining('webhook:read-write') });
+    expect((await t.http().get(`/v2/webhooks/${id}`).set(auth(none))).status).toBe(403);
   });
 
   it('documents the delivery log and replay as Workbase extensions', async () => {
@@ -211,6 +248,19 @@ describe('webhooks SSRF policy with private targets refused (e2e)', () => {
       .send({ data: { target_url: url, subscriptions: [] } });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/not an allowed target/);
+  });
+
+  it('refuses an update to a private target and keeps the old one', async () => {
+    const created = await t
+      .http()
+      .post('/v2/webhooks')
+      .set('Authorization', `Bearer ${ws.token}`)
+      .send({ data: { target_url: 'https://93.184.215.14/hook', subscriptions: [] } });
+    const id = created.body.data.id.webhook_id;
+    const res = await t.http().patch(`/v2/webhooks/${id}`).set('Authorization', `Bearer ${ws.token}`).send({ data: { target_url: 'http://localhost:3000/hook' } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/data\.target_url is not an allowed target: localhost resolves to .*loopback/);
+    expect((await t.http().get(`/v2/webhooks/${id}`).set('Authorization', `Bearer ${ws.token}`)).body.data.target_url).toBe('https://93.184.215.14/hook');
   });
 
   it('accepts a public address literal', async () => {

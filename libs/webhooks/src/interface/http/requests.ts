@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { OffsetPaginationQuery } from '@workbase/shared/http';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '../../domain/event-types';
 
@@ -42,15 +42,18 @@ export class WebhookCreateRequest {
   data!: WebhookCreateData;
 }
 
+/** Absent means "unchanged"; an explicit null is a wrong type (400), never a 500. */
+const unlessAbsent = ValidateIf((_, value: unknown) => value !== undefined);
+
 export class WebhookUpdateData {
   @ApiPropertyOptional({ example: 'https://example.com/webhook' })
-  @IsOptional()
+  @unlessAbsent
   @IsString()
   @MaxLength(2048)
   target_url?: string;
 
   @ApiPropertyOptional({ type: [SubscriptionInput] })
-  @IsOptional()
+  @unlessAbsent
   @IsArray()
   @ArrayMaxSize(100)
   @ValidateNested({ each: true })
@@ -74,6 +77,15 @@ export class ListWebhooksQuery extends OffsetPaginationQuery {
   @Min(10)
   @Max(100)
   limit?: number;
+
+  // PostgreSQL's OFFSET is a bigint; far past any real page count anyway.
+  @ApiPropertyOptional({ minimum: 0, maximum: 2_147_483_647, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  declare offset?: number;
 }
 
 export class ListDeliveriesQuery {
