@@ -13,12 +13,13 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
-import { ContainerResolver, RecordQueryService } from '@workbase/records';
+import { ContainerResolver, pageStatement, RecordQueryService } from '@workbase/records';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
 import { createApp } from '../apps/api/src/app.factory';
+import { type DatasetAttributes, generatePeople } from './records-dataset';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -73,7 +74,7 @@ async function main() {
   let have = 0;
   for (const size of SIZES) {
     const started = performance.now();
-    await generate(pg, ws.workspaceId, people.id, companies.id, ids as Record<string, string>, have, size);
+    await generatePeople(pg, ws.workspaceId, people.id, companies.id, ids as DatasetAttributes, have, size);
     have = size;
     await pg.query('ANALYZE');
     const loadSeconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -94,11 +95,20 @@ async function main() {
         return ((await res.json()) as { data: unknown[] }).data.length;
       });
       const compiled = await app.get(RecordQueryService).compile(people, shape.body);
-      const params = [...compiled.params, ws.workspaceId, people.id, (shape.body.limit as number) ?? 500, 0];
-      const n = compiled.params.length;
-      const sql = `SELECT r.id FROM records r WHERE r.workspace_id = $${n + 1}::uuid AND r.container_id = $${n + 2}::uuid AND ${compiled.where} ORDER BY ${compiled.orderBy.join(', ')} LIMIT $${n + 3} OFFSET $${n + 4}`;
-      const direct = await measure(async () => (await pg.query(sql, params)).rowCount ?? 0);
-      const plan = (await pg.query(`EXPLAIN ${sql}`, params)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
+      const limit = (shape.body.limit as number | undefined) ?? 500;
+      // The same statements the API runs (a query with an indexed leading sort has two branches:
+      // the second only runs when the first does not fill the page).
+      const direct = await measure(async () => {
+        let rows = 0;
+        for (const branch of compiled.branches) {
+          const statement = pageStatement(ws.workspaceId, people.id, branch, { limit: limit - rows, offset: 0 });
+          rows += (await pg.query(statement.sql, statement.params)).rowCount ?? 0;
+          if (rows >= limit) break;
+        }
+        return rows;
+      });
+      const first = pageStatement(ws.workspaceId, people.id, compiled.branches[0], { limit, offset: 0 });
+      const plan = (await pg.query(`EXPLAIN ${first.sql}`, first.params)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
       const line = `| ${size.toLocaleString('en')} | ${shape.name} | ${http.rows} | ${http.p50.toFixed(1)} / ${http.p95.toFixed(1)} | ${direct.p50.toFixed(1)} / ${direct.p95.toFixed(1)} | ${(http.p50 / direct.p50).toFixed(1)}x |`;
       lines.push(line);
       console.log(line);
@@ -131,62 +141,6 @@ async function measure(run: () => Promise<number>): Promise<{ p50: number; p95: 
   }
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], rows };
-}
-
-/** Inserts people [from, to) and their companies with set-based SQL (what the API would write). */
-async function generate(pg: Client, workspaceId: string, peopleId: string, companiesId: string, ids: Record<string, string>, from: number, to: number) {
-  const companiesFrom = Math.max(10, Math.floor(from / 100));
-  const companiesTo = Math.max(10, Math.floor(to / 100));
-  const actor = JSON.stringify({ type: 'system', id: null });
-  await pg.query('BEGIN');
-  if (companiesTo > (from === 0 ? 0 : companiesFrom)) {
-    const start = from === 0 ? 0 : companiesFrom;
-    await pg.query(
-      `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
-       SELECT $1, md5('company-' || i)::uuid, $2, $3::jsonb, now() FROM generate_series($4::int, $5::int - 1) i`,
-      [workspaceId, companiesId, actor, start, companiesTo],
-    );
-    await pg.query(
-      `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
-       SELECT $1, md5('company-' || i)::uuid, $2, now(), $3::jsonb, 'company-' || i || '.com', jsonb_build_object('domain', 'company-' || i || '.com', 'root_domain', 'company-' || i || '.com')
-         FROM generate_series($4::int, $5::int - 1) i`,
-      [workspaceId, ids.domains, actor, start, companiesTo],
-    );
-  }
-  await pg.query(
-    `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
-     SELECT $1, md5('person-' || i)::uuid, $2, $3::jsonb, now() FROM generate_series($4::int, $5::int - 1) i`,
-    [workspaceId, peopleId, actor, from, to],
-  );
-  await pg.query(
-    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
-     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, 'person-' || i || '@example.com',
-            jsonb_build_object('original_email_address', 'person-' || i || '@example.com', 'email_address', 'person-' || i || '@example.com',
-                               'email_domain', 'example.com', 'email_root_domain', 'example.com', 'email_local_specifier', 'person-' || i)
-       FROM generate_series($4::int, $5::int - 1) i`,
-    [workspaceId, ids.email, actor, from, to],
-  );
-  await pg.query(
-    `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
-     SELECT $1, $2, 'person-' || i || '@example.com', md5('person-' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
-    [workspaceId, ids.email, from, to],
-  );
-  await pg.query(
-    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_number)
-     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (i::bigint * 7919) % 10000 FROM generate_series($4::int, $5::int - 1) i`,
-    [workspaceId, ids.score, actor, from, to],
-  );
-  await pg.query(
-    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text)
-     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (ARRAY['Engineer','Designer','Founder','Analyst'])[1 + i % 4] FROM generate_series($4::int, $5::int - 1) i`,
-    [workspaceId, ids.job, actor, from, to],
-  );
-  await pg.query(
-    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
-     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, md5('company-' || (i % $6::int))::uuid, $4 FROM generate_series($5::int, $7::int - 1) i`,
-    [workspaceId, ids.company, actor, companiesId, from, companiesTo, to],
-  );
-  await pg.query('COMMIT');
 }
 
 main().catch((error) => {

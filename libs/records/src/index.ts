@@ -6,7 +6,7 @@ export { RecordReader, type RecordView, type ValueEnvelope } from './application
 export { AttributeCatalog } from './application/attribute-catalog';
 export { ContainerResolver } from './application/container-resolver';
 export { CONTAINER_EVENTS, type Container } from './application/container';
-export { RecordStore, type RecordRow } from './infrastructure/record.store';
+export { RecordStore, type RecordRow, type QueryBranch, pageStatement } from './infrastructure/record.store';
 export { AttributeRepository } from './infrastructure/attribute.repository';
 export { ObjectRepository } from './infrastructure/object.repository';
 export { createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
@@ -16,7 +16,7 @@ export { RecordEnvelope, toRecordResponse, EmptyResponse } from './interface/htt
 export { writeActor, recordIdPipe } from './interface/http/object-records.controller';
 export type { Attribute, ContainerKind } from './domain/attribute';
 export type { AttributeType } from './domain/attribute-type';
-export { RecordQueryService, type RecordQuery, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from './application/query/record-query.service';
+export { RecordQueryService, type RecordQuery, type CompiledQuery, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from './application/query/record-query.service';
 export { RecordAssert } from './application/record-assert';
 export { RecordQueryRequest, AssertQuery } from './interface/http/requests';
 export { RecordListEnvelope } from './interface/http/responses';

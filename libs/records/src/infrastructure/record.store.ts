@@ -46,6 +46,36 @@ interface RawValue {
   value_json: Record<string, unknown> | null;
 }
 
+/** One SELECT of a compiled record query: joins, a WHERE over `r`, an ORDER BY, and their parameters. */
+export interface QueryBranch {
+  readonly joins: string;
+  readonly where: string;
+  readonly orderBy: readonly string[];
+  readonly params: readonly unknown[];
+}
+
+/** The SQL of one page of a query branch (also what benchmarks EXPLAIN). */
+export function pageStatement(
+  workspaceId: string,
+  containerId: string,
+  branch: QueryBranch,
+  page: { limit: number; offset: number },
+  columns = 'r.id',
+): { sql: string; params: unknown[] } {
+  const params = [...branch.params];
+  const ws = params.push(workspaceId);
+  const container = params.push(containerId);
+  const limit = params.push(page.limit);
+  const offset = params.push(page.offset);
+  return {
+    sql: `SELECT ${columns} FROM records r ${branch.joins}
+        WHERE r.workspace_id = $${ws}::uuid AND r.container_id = $${container}::uuid AND ${branch.where}
+        ORDER BY ${branch.orderBy.join(', ')}
+        LIMIT $${limit} OFFSET $${offset}`,
+    params,
+  };
+}
+
 export interface ValueRowWithRecord extends StoredValueRow {
   readonly recordId: string;
   readonly activeFromText: string;
@@ -102,24 +132,36 @@ export class RecordStore {
   }
 
   /**
-   * One page of a container's records matching a compiled filter, in the compiled order. The
-   * where and order fragments come from the query compilers and reference only bound parameters.
+   * One page of a container's records matching a compiled query. A query of two branches reads
+   * the first, then continues in the second where the first ends (the offset into the second is
+   * what the first did not cover). The fragments come from the query compilers and reference
+   * only bound parameters.
    */
-  async selectPage(workspaceId: string, containerId: string, compiled: { where: string; orderBy: string[]; params: unknown[] }, page: { limit: number; offset: number }): Promise<RecordRow[]> {
-    const params = [...compiled.params];
+  async selectPages(workspaceId: string, containerId: string, branches: readonly QueryBranch[], page: { limit: number; offset: number }): Promise<RecordRow[]> {
+    const rows: RecordRow[] = [];
+    let offset = page.offset;
+    for (const [i, branch] of branches.entries()) {
+      const want = page.limit - rows.length;
+      if (want <= 0) break;
+      const statement = pageStatement(workspaceId, containerId, branch, { limit: want, offset }, recordColumns('r'));
+      const found = (await this.query<RawRecord[]>(statement.sql, statement.params)).map(toRecord);
+      rows.push(...found);
+      if (i === branches.length - 1 || found.length === want) break;
+      // The branch ended within or before this page: the next starts at the page's remainder.
+      offset = found.length > 0 ? 0 : Math.max(0, offset - (await this.countBranch(workspaceId, containerId, branch)));
+    }
+    return rows;
+  }
+
+  private async countBranch(workspaceId: string, containerId: string, branch: QueryBranch): Promise<number> {
+    const params = [...branch.params];
     const ws = params.push(workspaceId);
     const container = params.push(containerId);
-    const limit = params.push(page.limit);
-    const offset = params.push(page.offset);
-    const rows = await this.query<RawRecord[]>(
-      `SELECT ${recordColumns('r')}
-         FROM records r
-        WHERE r.workspace_id = $${ws}::uuid AND r.container_id = $${container}::uuid AND ${compiled.where}
-        ORDER BY ${compiled.orderBy.join(', ')}
-        LIMIT $${limit} OFFSET $${offset}`,
+    const [{ count }] = await this.query<Array<{ count: string }>>(
+      `SELECT count(*) AS count FROM records r ${branch.joins} WHERE r.workspace_id = $${ws}::uuid AND r.container_id = $${container}::uuid AND ${branch.where}`,
       params,
     );
-    return rows.map(toRecord);
+    return Number(count);
   }
 
   /** Which of these ids are records of the container. */

@@ -28,48 +28,115 @@ const nextAlias = (prefix: string) => `${prefix}${++aliasCounter % 1_000_000}`;
  * `record_values` serve. Nothing is filtered in memory.
  */
 export class FilterCompiler {
-  constructor(private readonly context: CompileContext) {}
+  /**
+   * `inline`: the current value of this (single-valued) attribute is joined to the record as
+   * `alias` (a leading sort, see LeadSort); conditions on it in the top-level conjunction then
+   * compare the joined value instead of an EXISTS, so that one index serves filter and order.
+   */
+  constructor(
+    private readonly context: CompileContext,
+    private readonly inline: { readonly attributeId: string; readonly alias: string } | null = null,
+  ) {}
 
-  async compile(filter: unknown, scope: AttributeScope, recordExpr = 'r.id', recordAlias = 'r'): Promise<string> {
+  /** The whole filter of a query (its top level is a conjunction). */
+  compileQuery(filter: unknown, scope: AttributeScope): Promise<string> {
+    return this.compile(filter, scope, 'r.id', 'r', true);
+  }
+
+  async compile(filter: unknown, scope: AttributeScope, recordExpr = 'r.id', recordAlias = 'r', top = false): Promise<string> {
     if (!isPlainObject(filter)) throw filterError('filter must be an object');
     const entries = Object.entries(filter);
     if ('path' in filter || 'constraints' in filter) {
       const { path, constraints, ...rest } = filter;
       const pathSql = await this.path(path, constraints, scope, recordExpr);
-      return this.and([pathSql, ...(await this.entries(Object.entries(rest), scope, recordExpr, recordAlias))]);
+      return this.and([pathSql, ...(await this.entries(Object.entries(rest), scope, recordExpr, recordAlias, top))]);
     }
-    return this.and(await this.entries(entries, scope, recordExpr, recordAlias));
+    return this.and(await this.entries(entries, scope, recordExpr, recordAlias, top));
   }
 
-  private async entries(entries: Array<[string, unknown]>, scope: AttributeScope, recordExpr: string, recordAlias: string): Promise<string[]> {
+  private async entries(entries: Array<[string, unknown]>, scope: AttributeScope, recordExpr: string, recordAlias: string, top: boolean): Promise<string[]> {
     const parts: string[] = [];
     for (const [key, value] of entries) {
       if (key === '$and' || key === '$or') {
         if (!Array.isArray(value) || value.length === 0) throw filterError(`${key} must be a non-empty array of filters`);
-        const inner = await Promise.all(value.map((item) => this.compile(item, scope, recordExpr, recordAlias)));
+        const union = key === '$or' && recordExpr === 'r.id' ? await this.unionOfIds(value, scope) : null;
+        if (union) {
+          parts.push(`${recordExpr} IN (${union})`);
+          continue;
+        }
+        const inner: string[] = [];
+        for (const item of value) inner.push(await this.compile(item, scope, recordExpr, recordAlias, top && key === '$and'));
         parts.push(`(${inner.join(key === '$and' ? ' AND ' : ' OR ')})`);
       } else if (key === '$not') {
         parts.push(`NOT (${await this.compile(value, scope, recordExpr, recordAlias)})`);
       } else if (key.startsWith('$')) {
         throw filterError(`unknown logical operator "${key}" (use $and, $or or $not)`);
       } else {
-        parts.push(await this.attribute(key, value, scope, recordExpr, recordAlias));
+        parts.push(await this.attribute(key, value, scope, recordExpr, recordAlias, top));
       }
     }
     return parts;
+  }
+
+  /**
+   * `$or` of plain attribute conditions as one set of record ids (a UNION of index scans), which
+   * the planner joins to the records; an OR of EXISTS would test every record of the container.
+   * Null when a branch is not a positive condition on one attribute (then the OR stays).
+   */
+  private async unionOfIds(items: unknown[], scope: AttributeScope): Promise<string | null> {
+    const selects: string[] = [];
+    for (const item of items) {
+      if (!isPlainObject(item)) return null;
+      const keys = Object.keys(item);
+      if (keys.length !== 1) return null;
+      const [key] = keys;
+      if (key === '$or') {
+        if (!Array.isArray(item.$or) || item.$or.length === 0) return null;
+        const nested = await this.unionOfIds(item.$or, scope);
+        if (!nested) return null;
+        selects.push(nested);
+        continue;
+      }
+      if (key.startsWith('$') || key === 'path' || key === 'constraints') return null;
+      const attribute = scope.find(key);
+      if (!attribute || isRecordSystemAttribute(attribute)) return null;
+      const parts = this.conditionParts(attribute, item[key], nextAlias('u'));
+      if (parts.notEmpty === false) return null;
+      selects.push(`SELECT ${parts.alias}.record_id FROM record_values ${parts.alias} WHERE ${this.currentValueOf(attribute, parts.alias)}${parts.conditions.map((c) => ` AND ${c}`).join('')}`);
+    }
+    return selects.join(' UNION ALL ');
+  }
+
+  private currentValueOf(attribute: Attribute, alias: string): string {
+    const params = this.context.params;
+    return `${alias}.workspace_id = ${params.add(this.context.workspaceId)}::uuid AND ${alias}.attribute_id = ${params.add(attribute.id)}::uuid AND ${alias}.active_until IS NULL`;
   }
 
   private and(parts: string[]): string {
     return parts.length === 0 ? 'TRUE' : parts.length === 1 ? parts[0] : `(${parts.join(' AND ')})`;
   }
 
-  private async attribute(key: string, condition: unknown, scope: AttributeScope, recordExpr: string, recordAlias: string): Promise<string> {
+  private async attribute(key: string, condition: unknown, scope: AttributeScope, recordExpr: string, recordAlias: string, top = false): Promise<string> {
     const attribute = scope.find(key);
     if (!attribute) throw filterError(`unknown attribute "${key}" on ${scope.container.kind} "${scope.container.slug}"`);
     if (isRecordSystemAttribute(attribute)) return this.systemAttribute(attribute.slug, condition, recordExpr, recordAlias);
+    if (top && recordExpr === 'r.id' && this.inline?.attributeId === attribute.id) {
+      // The record's one current value is joined as the inline alias (and exists).
+      const parts = this.conditionParts(attribute, condition, this.inline.alias);
+      if (parts.notEmpty === false) return parts.conditions.length > 0 ? `NOT (${parts.conditions.join(' AND ')})` : 'FALSE';
+      return this.and(parts.conditions);
+    }
+    const parts = this.conditionParts(attribute, condition, nextAlias('v'));
+    const v = parts.alias;
+    const exists = `EXISTS (SELECT 1 FROM record_values ${v} WHERE ${this.currentValueOf(attribute, v)} AND ${v}.record_id = ${recordExpr}${parts.conditions.map((c) => ` AND ${c}`).join('')})`;
+    if (parts.notEmpty === false) return parts.conditions.length > 0 ? `(NOT ${exists})` : `NOT ${exists}`;
+    return exists;
+  }
+
+  /** The comparisons of one attribute condition on the value row `v`, and its $not_empty. */
+  private conditionParts(attribute: Attribute, condition: unknown, v: string): { alias: string; conditions: string[]; notEmpty: boolean | null } {
     const spec = TYPE_PROPERTIES[attribute.type];
     const allowed = TYPE_OPERATORS[attribute.type];
-    const v = nextAlias('v');
     const conditions: string[] = [];
     let notEmpty: boolean | null = null;
 
@@ -113,11 +180,7 @@ export class FilterCompiler {
     } else {
       compare(spec.default, spec.properties[spec.default], '$eq', condition);
     }
-
-    const params = this.context.params;
-    const exists = `EXISTS (SELECT 1 FROM record_values ${v} WHERE ${v}.workspace_id = ${params.add(this.context.workspaceId)}::uuid AND ${v}.record_id = ${recordExpr} AND ${v}.attribute_id = ${params.add(attribute.id)}::uuid AND ${v}.active_until IS NULL${conditions.map((c) => ` AND ${c}`).join('')})`;
-    if (notEmpty === false) return conditions.length > 0 ? `(NOT ${exists})` : `NOT ${exists}`;
-    return exists;
+    return { alias: v, conditions, notEmpty };
   }
 
   private comparison(attribute: Attribute, property: string, spec: PropertySpec, op: Operator, value: unknown, v: string): string {

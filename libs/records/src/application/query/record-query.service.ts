@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { isPlainObject } from '../../domain/codecs';
 import { AttributeRepository } from '../../infrastructure/attribute.repository';
 import { ObjectRepository } from '../../infrastructure/object.repository';
-import { RecordStore } from '../../infrastructure/record.store';
+import { type QueryBranch, RecordStore } from '../../infrastructure/record.store';
 import type { Container } from '../container';
 import { RecordReader, type RecordView } from '../record-reader';
 import { type AttributeScope, type CompileContext, FilterCompiler } from './filter-compiler';
 import { filterError } from './filter-error';
-import { SortCompiler } from './sort-compiler';
+import { type SortBranch, SortCompiler } from './sort-compiler';
 import { SqlParams } from './sql-params';
 
 export interface RecordQuery {
@@ -20,6 +20,14 @@ export interface RecordQuery {
 export const DEFAULT_QUERY_LIMIT = 500;
 export const MAX_QUERY_LIMIT = 1000;
 
+/**
+ * A compiled query: one branch, or two run in order (records holding the leading sort value,
+ * read in index order; then records without it).
+ */
+export interface CompiledQuery {
+  readonly branches: readonly QueryBranch[];
+}
+
 /** `POST …/records/query` for every container: filter and sort in SQL, then read the page. */
 @Injectable()
 export class RecordQueryService {
@@ -31,29 +39,42 @@ export class RecordQueryService {
   ) {}
 
   async query(container: Container, query: RecordQuery, workspaceSlug?: string): Promise<RecordView[]> {
-    const rows = await this.store.selectPage(container.workspaceId, container.id, await this.compile(container, query), {
+    const compiled = await this.compile(container, query);
+    const rows = await this.store.selectPages(container.workspaceId, container.id, compiled.branches, {
       limit: query.limit ?? DEFAULT_QUERY_LIMIT,
       offset: query.offset ?? 0,
     });
     return this.reader.read(container, rows, workspaceSlug);
   }
 
-  /** The WHERE and ORDER BY of a query, with its parameters (exposed for EXPLAIN in benchmarks). */
-  async compile(container: Container, query: RecordQuery): Promise<{ where: string; orderBy: string[]; params: unknown[] }> {
+  /** The branches of a query with their parameters (exposed for EXPLAIN in benchmarks). */
+  async compile(container: Container, query: RecordQuery): Promise<CompiledQuery> {
     if (query.filter !== undefined && query.filter !== null && !isPlainObject(query.filter)) throw filterError('filter must be an object');
-    const params = new SqlParams();
     const scope = await this.scope(container);
-    const context: CompileContext = {
+    const scopes = new Map<string, AttributeScope | undefined>();
+    const contextWith = (params: SqlParams): CompileContext => ({
       workspaceId: container.workspaceId,
       params,
       scopeOf: async (objectKey) => {
-        const object = await this.objects.findBySlugOrId(container.workspaceId, objectKey);
-        return object ? this.scope({ kind: 'object', id: object.id, workspaceId: container.workspaceId, slug: object.apiSlug }) : undefined;
+        if (!scopes.has(objectKey)) {
+          const object = await this.objects.findBySlugOrId(container.workspaceId, objectKey);
+          scopes.set(objectKey, object ? await this.scope({ kind: 'object', id: object.id, workspaceId: container.workspaceId, slug: object.apiSlug }) : undefined);
+        }
+        return scopes.get(objectKey);
       },
+    });
+
+    const branch = async (kind: SortBranch): Promise<QueryBranch> => {
+      const params = new SqlParams();
+      const context = contextWith(params);
+      const sort = await new SortCompiler(context).compile(query.sorts, scope, kind);
+      const inline = kind === 'with-lead' ? lead : null;
+      const filter = query.filter ? await new FilterCompiler(context, inline && { attributeId: inline.attribute.id, alias: inline.alias }).compileQuery(query.filter, scope) : 'TRUE';
+      return { joins: sort.joins, where: sort.where ? `${sort.where} AND ${filter}` : filter, orderBy: sort.orderBy, params: params.values };
     };
-    const where = query.filter ? await new FilterCompiler(context).compile(query.filter, scope) : 'TRUE';
-    const orderBy = await new SortCompiler(context).compile(query.sorts, scope);
-    return { where, orderBy, params: params.values };
+    const lead = new SortCompiler(contextWith(new SqlParams())).lead(query.sorts, scope);
+    // With an indexed leading sort: records holding its value in index order, then the others.
+    return { branches: lead ? [await branch('with-lead'), await branch('without-lead')] : [await branch('all')] };
   }
 
   private async scope(container: Container): Promise<AttributeScope> {
