@@ -9,6 +9,7 @@ import { ScimModule } from '@workbase/scim';
 import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { NotesModule } from '@workbase/notes';
+import { SqlModule } from '@workbase/sql';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { WorkspaceSetupModule } from './workspace-setup.module';
@@ -40,6 +41,7 @@ export class AppModule {
         ActivitiesModule,
         MeetingsModule,
         NotesModule,
+        SqlModule,
         OAuthModule,
         WebhooksModule,
         ...extraImports,

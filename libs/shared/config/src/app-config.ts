@@ -87,6 +87,14 @@ class EnvironmentVariables {
   /** HMAC key of pagination cursors; at least 32 characters. Unset: a random key per process. */
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' })
   CURSOR_SECRET?: string;
+
+  /** Statement timeout of POST /v2/sql queries, in milliseconds (libs/sql/README.md). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  SQL_STATEMENT_TIMEOUT_MS?: number;
+
+  /** Most rows a POST /v2/sql answer returns; more are cut off and flagged `truncated`. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  SQL_MAX_ROWS?: number;
 }
 
 export interface AppConfig {
@@ -109,6 +117,8 @@ export interface AppConfig {
    * replicas (a 400 asks the client to start over), so multi-instance deployments set it.
    */
   readonly cursorSecret: string;
+  /** Limits of the SQL endpoint (libs/sql/README.md). */
+  readonly sql: { readonly statementTimeoutMs: number; readonly maxRows: number };
 }
 
 /** Delivery tuning of outgoing webhooks (see libs/webhooks/README.md). */
@@ -172,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 4,
     },
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
+    sql: { statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000, maxRows: parsed.SQL_MAX_ROWS ?? 10_000 },
   };
 }
 

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { grants, SCOPES, type Scope } from '@workbase/shared/kernel';
+import { SqlStatementError, tableForbidden } from '../domain/sql-errors';
+import { analyzeStatement, displayTable, GENERATED_PREFIX, loadSqlParser, quoteIdent } from '../domain/statement-analyzer';
+import { type DataSchema, INFORMATION_SCHEMA, isDataSchema, type SqlTable, tableKey, type TableRef } from '../domain/sql-table';
+import { SqlCatalogRepository } from '../infrastructure/sql-catalog.repository';
+import { type SqlResult, SqlExecutor } from '../infrastructure/sql-executor';
+import { informationSchemaSql, SqlParams, tableRelationSql } from '../infrastructure/table-sql';
+
+/** Beyond the endpoint's own scopes (record_permission:read, object_configuration:read), what each schema needs. */
+export const SCHEMA_SCOPES: Readonly<Record<DataSchema, readonly Scope[]>> = {
+  objects: [],
+  activities: [SCOPES.activityRecordRead, SCOPES.activityConfigurationRead],
+  lists: [SCOPES.listEntryRead, SCOPES.listConfigurationRead],
+};
+
+export interface SqlCaller {
+  readonly workspaceId: string;
+  readonly scopes: ReadonlySet<string>;
+}
+
+/**
+ * POST /v2/sql: analyse the statement, check the caller may read every table it names, bind
+ * each table to a relation generated over the caller's workspace, and run it read-only.
+ */
+@Injectable()
+export class SqlQueryService {
+  constructor(
+    private readonly catalog: SqlCatalogRepository,
+    private readonly executor: SqlExecutor,
+  ) {}
+
+  async query(caller: SqlCaller, sql: string): Promise<SqlResult> {
+    await loadSqlParser();
+    const statement = analyzeStatement(sql);
+    for (const ref of statement.tables) {
+      if (!isDataSchema(ref.schema)) continue;
+      const missing = SCHEMA_SCOPES[ref.schema].filter((scope) => !grants(caller.scopes, scope));
+      if (missing.length > 0) throw tableForbidden(displayTable(ref), missing);
+    }
+    const dataRefs = statement.tables.filter((ref): ref is TableRef & { schema: DataSchema } => isDataSchema(ref.schema));
+    const found = await this.catalog.tablesNamed(caller.workspaceId, dataRefs);
+    const byKey = new Map(found.map((table) => [tableKey(table), table]));
+    for (const ref of dataRefs) {
+      if (!byKey.has(tableKey(ref))) throw new SqlStatementError(`Table "${displayTable(ref)}" does not exist.`);
+    }
+    const needsInformationSchema = statement.tables.some((ref) => ref.schema === INFORMATION_SCHEMA);
+    const readable = needsInformationSchema ? await this.readableTables(caller) : [];
+
+    const schema = await this.executor.appSchema();
+    const params = new SqlParams(caller.workspaceId);
+    const relationNames = new Map<string, string>();
+    const displayNames = new Map<string, string>(statement.cteNames);
+    const relations: string[] = [];
+    statement.tables.forEach((ref, index) => {
+      const name = `${GENERATED_PREFIX}t${index + 1}`;
+      relationNames.set(tableKey(ref), name);
+      displayNames.set(name, displayTable(ref));
+      const body =
+        ref.schema === INFORMATION_SCHEMA
+          ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, params)
+          : tableRelationSql(byKey.get(tableKey(ref))!, params, schema);
+      relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
+    });
+    const text = statement.render(relationNames);
+    return this.executor.run(relations, text, params.values, displayNames);
+  }
+
+  /** The tables the caller may read: objects always, activities and lists with their scopes. */
+  async readableTables(caller: SqlCaller): Promise<SqlTable[]> {
+    const schemas = (Object.keys(SCHEMA_SCOPES) as DataSchema[]).filter((schema) => SCHEMA_SCOPES[schema].every((scope) => grants(caller.scopes, scope)));
+    return this.catalog.allTables(caller.workspaceId, schemas);
+  }
+
+  get limits(): { statementTimeoutMs: number; maxRows: number } {
+    return { statementTimeoutMs: this.executor.statementTimeoutMs, maxRows: this.executor.maxRows };
+  }
+}

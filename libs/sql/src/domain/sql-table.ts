@@ -1,0 +1,130 @@
+/**
+ * The tables the SQL endpoint serves: one per object (`objects.<slug>`), list (`lists.<slug>`)
+ * and activity (`activities.<slug>`) of the caller's workspace, plus a virtual
+ * `information_schema.tables` / `information_schema.columns` that list only those.
+ */
+export const DATA_SCHEMAS = ['objects', 'lists', 'activities'] as const;
+export type DataSchema = (typeof DATA_SCHEMAS)[number];
+
+export const INFORMATION_SCHEMA = 'information_schema';
+export const INFORMATION_SCHEMA_TABLES = ['tables', 'columns'] as const;
+export type InformationSchemaTable = (typeof INFORMATION_SCHEMA_TABLES)[number];
+
+export type TableSchema = DataSchema | typeof INFORMATION_SCHEMA;
+
+export function isDataSchema(value: string): value is DataSchema {
+  return (DATA_SCHEMAS as readonly string[]).includes(value);
+}
+
+/** A table named in a statement, before it is looked up. */
+export interface TableRef {
+  readonly schema: TableSchema;
+  readonly name: string;
+}
+
+export function tableKey(ref: TableRef): string {
+  return `${ref.schema}.${ref.name}`;
+}
+
+/** Where a column's values come from. */
+export type ColumnSource =
+  | { readonly kind: 'record'; readonly field: 'id' | 'created_at' | 'created_by' | 'parent_record_id' }
+  | { readonly kind: 'constant'; readonly value: string }
+  | { readonly kind: 'attribute'; readonly attributeId: string; readonly attributeType: string; readonly multi: boolean };
+
+export interface SqlColumn {
+  readonly name: string;
+  /** The PostgreSQL type the column has in queries. */
+  readonly sqlType: string;
+  /** The attribute type behind the column; null for the record's own columns. */
+  readonly attributeType: string | null;
+  readonly isMultiselect: boolean;
+  readonly source: ColumnSource;
+}
+
+/** A resolved data table: a container of the workspace and its columns, in order. */
+export interface SqlTable {
+  readonly schema: DataSchema;
+  readonly name: string;
+  readonly containerId: string;
+  readonly title: string;
+  readonly columns: readonly SqlColumn[];
+}
+
+/** An attribute of a container as the catalog reads it. */
+export interface CatalogAttribute {
+  readonly id: string;
+  readonly slug: string;
+  readonly type: string;
+  readonly isMultiselect: boolean;
+}
+
+/**
+ * The SQL type of an attribute's column (current values). Multiselect attributes are arrays of
+ * the single type (`text[]`, `numeric[]`, `uuid[]`, ...), except JSON-shaped ones, which are one
+ * `jsonb` array. See the mapping table in libs/sql/README.md.
+ */
+export function columnTypeFor(attributeType: string, multi: boolean): string {
+  const single = SINGLE_TYPE[attributeType] ?? 'text';
+  if (!multi) return single;
+  return single === 'jsonb' ? 'jsonb' : `${single}[]`;
+}
+
+const SINGLE_TYPE: Readonly<Record<string, string>> = {
+  text: 'text',
+  'email-address': 'text',
+  domain: 'text',
+  'phone-number': 'text',
+  'personal-name': 'text',
+  select: 'text',
+  status: 'text',
+  number: 'numeric',
+  currency: 'numeric',
+  rating: 'numeric',
+  checkbox: 'boolean',
+  date: 'date',
+  timestamp: 'timestamptz',
+  'record-reference': 'uuid',
+  'actor-reference': 'jsonb',
+  location: 'jsonb',
+  interaction: 'jsonb',
+};
+
+/** The record's own columns, first in every table; an attribute with one of these slugs is not repeated. */
+function recordColumns(schema: DataSchema, parentObject: string | null): SqlColumn[] {
+  const own = (name: string, sqlType: string, field: 'id' | 'created_at' | 'created_by' | 'parent_record_id'): SqlColumn => ({
+    name,
+    sqlType,
+    attributeType: null,
+    isMultiselect: false,
+    source: { kind: 'record', field },
+  });
+  const columns = [own('record_id', 'uuid', 'id')];
+  if (schema === 'lists') {
+    columns.push(own('entry_id', 'uuid', 'id'), own('parent_record_id', 'uuid', 'parent_record_id'));
+    columns.push({ name: 'parent_object', sqlType: 'text', attributeType: null, isMultiselect: false, source: { kind: 'constant', value: parentObject ?? '' } });
+  }
+  columns.push(own('created_at', 'timestamptz', 'created_at'), own('created_by', 'jsonb', 'created_by'));
+  return columns;
+}
+
+export function buildTable(
+  schema: DataSchema,
+  container: { readonly id: string; readonly slug: string; readonly title: string; readonly parentObject?: string | null },
+  attributes: readonly CatalogAttribute[],
+): SqlTable {
+  const columns = recordColumns(schema, container.parentObject ?? null);
+  const taken = new Set(columns.map((column) => column.name));
+  for (const attribute of attributes) {
+    if (taken.has(attribute.slug)) continue;
+    taken.add(attribute.slug);
+    columns.push({
+      name: attribute.slug,
+      sqlType: columnTypeFor(attribute.type, attribute.isMultiselect),
+      attributeType: attribute.type,
+      isMultiselect: attribute.isMultiselect,
+      source: { kind: 'attribute', attributeId: attribute.id, attributeType: attribute.type, multi: attribute.isMultiselect },
+    });
+  }
+  return { schema, name: container.slug, containerId: container.id, title: container.title, columns };
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { buildTable, type CatalogAttribute, type DataSchema, type SqlTable } from '../domain/sql-table';
+
+interface ContainerRow {
+  schema: DataSchema;
+  id: string;
+  slug: string;
+  title: string;
+  parent_object: string | null;
+}
+
+interface AttributeRow {
+  container_id: string;
+  id: string;
+  api_slug: string;
+  type: string;
+  is_multiselect: boolean;
+}
+
+/**
+ * Reads the caller's containers (objects, lists, activities) and their live attributes straight
+ * from the record engine's catalog tables, and turns them into SQL tables. Every query is keyed
+ * by the workspace id first.
+ */
+@Injectable()
+export class SqlCatalogRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  /** The named tables of one workspace; names not found are simply absent from the result. */
+  async tablesNamed(workspaceId: string, wanted: ReadonlyArray<{ schema: DataSchema; name: string }>): Promise<SqlTable[]> {
+    if (wanted.length === 0) return [];
+    const slugsOf = (schema: DataSchema) => wanted.filter((t) => t.schema === schema).map((t) => t.name);
+    return this.load(workspaceId, { objects: slugsOf('objects'), lists: slugsOf('lists'), activities: slugsOf('activities') });
+  }
+
+  /** Every table of the workspace in the given schemas, ordered by schema then name. */
+  async allTables(workspaceId: string, schemas: readonly DataSchema[]): Promise<SqlTable[]> {
+    const all = (schema: DataSchema) => (schemas.includes(schema) ? null : []);
+    return this.load(workspaceId, { objects: all('objects'), lists: all('lists'), activities: all('activities') });
+  }
+
+  /** `null` for a schema: all its tables; an array: only those slugs. */
+  private async load(workspaceId: string, slugs: Record<DataSchema, string[] | null>): Promise<SqlTable[]> {
+    const db = this.transactions.manager();
+    // A null array reads every container of the schema; an empty one reads none.
+    const containers: ContainerRow[] = await db.query(
+      `SELECT 'objects' AS schema, o.id, o.api_slug AS slug, o.plural_noun AS title, NULL::text AS parent_object
+         FROM objects o WHERE o.workspace_id = $1 AND ($2::text[] IS NULL OR o.api_slug = ANY($2::text[]))
+       UNION ALL
+       SELECT 'lists', l.id, l.api_slug, l.name, p.api_slug
+         FROM lists l JOIN objects p ON p.workspace_id = l.workspace_id AND p.id = l.parent_object_id
+        WHERE l.workspace_id = $1 AND ($3::text[] IS NULL OR l.api_slug = ANY($3::text[]))
+       UNION ALL
+       SELECT 'activities', a.id, a.api_slug, a.plural_noun, NULL
+         FROM activities a WHERE a.workspace_id = $1 AND ($4::text[] IS NULL OR a.api_slug = ANY($4::text[]))
+       ORDER BY 1, 3`,
+      [workspaceId, slugs.objects, slugs.lists, slugs.activities],
+    );
+    if (containers.length === 0) return [];
+    const attributes: AttributeRow[] = await db.query(
+      `SELECT container_id, id, api_slug, type, is_multiselect FROM attributes
+        WHERE workspace_id = $1 AND container_id = ANY($2::uuid[]) AND NOT is_archived
+        ORDER BY container_id, position, api_slug`,
+      [workspaceId, containers.map((c) => c.id)],
+    );
+    const byContainer = new Map<string, CatalogAttribute[]>();
+    for (const row of attributes) {
+      const list = byContainer.get(row.container_id) ?? [];
+      list.push({ id: row.id, slug: row.api_slug, type: row.type, isMultiselect: row.is_multiselect });
+      byContainer.set(row.container_id, list);
+    }
+    return containers.map((c) => buildTable(c.schema, { id: c.id, slug: c.slug, title: c.title, parentObject: c.parent_object }, byContainer.get(c.id) ?? []));
+  }
+}
