@@ -52,7 +52,10 @@ function bodyParserProblem(error: unknown): Problem | undefined {
   const candidate = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown; message?: unknown } | undefined;
   const status = Number(candidate?.status ?? candidate?.statusCode);
   if (!candidate || candidate.expose !== true || !(status >= 400 && status < 500)) return undefined;
-  if (candidate.type === 'entity.parse.failed') return httpProblem(400, `The request body is not valid JSON: ${String(candidate.message)}.`);
+  if (candidate.type === 'entity.parse.failed') {
+    // scimType: how the SCIM error body (RFC 7644 §3.12) names a body that is not valid JSON.
+    return { ...httpProblem(400, `The request body is not valid JSON: ${String(candidate.message)}.`), details: { scimType: 'invalidSyntax' } };
+  }
   if (candidate.type === 'entity.too.large') return httpProblem(413, 'The request body is larger than the service accepts.');
   return httpProblem(status, String(candidate.message ?? 'Bad request'));
 }
