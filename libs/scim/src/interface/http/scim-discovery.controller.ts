@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Param, UseInterceptors } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, Query, UseInterceptors } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { RequireScopes } from '@workbase/shared/http';
-import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
+import { ForbiddenError, NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { SCHEMAS, type SchemaDefinition } from '../../domain/schemas';
 import { SCIM_URN } from '../../domain/urns';
 import { MAX_COUNT } from './scim-list.query';
@@ -15,6 +15,13 @@ const RESOURCE_TYPES = [
   { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'Workspace teams', schema: SCIM_URN.group },
 ];
 
+const FILTER_REFUSED = { name: 'filter', required: false, description: 'Not supported here: any filter is answered with 403 (RFC 7644 §4)' };
+
+/** RFC 7644 §4: discovery endpoints take no filter; one is refused so a client never mistakes the answer for a filtered one. */
+function refuseFilter(filter: unknown): void {
+  if (filter !== undefined) throw new ForbiddenError('Discovery endpoints do not support filtering (RFC 7644 §4).');
+}
+
 /** RFC 7644 §4: what this service provider supports, for Okta's and Entra's schema discovery. */
 @ApiTags('SCIM')
 @Controller('scim/v2')
@@ -24,20 +31,24 @@ export class ScimDiscoveryController {
 
   @Get('Schemas')
   @ScimOperation()
+  @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'List the User and Group schemas', description: 'A ListResponse with totalResults 2.' })
   @ApiOkResponse({ type: ScimListResponse })
-  schemas(): ScimListResponse {
+  schemas(@Query('filter') filter?: unknown): ScimListResponse {
+    refuseFilter(filter);
     const resources = SCHEMAS.map((schema) => this.schemaResource(schema));
     return toListResponse(resources, resources.length, 1);
   }
 
   @Get('Schemas/:schema_urn')
   @ScimOperation(404)
+  @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Get one schema by its URN' })
   @ApiParam({ name: 'schema_urn', example: SCIM_URN.user })
-  schema(@Param('schema_urn') urn: string): Record<string, unknown> {
+  schema(@Param('schema_urn') urn: string, @Query('filter') filter?: unknown): Record<string, unknown> {
+    refuseFilter(filter);
     const schema = SCHEMAS.find((candidate) => candidate.id.toLowerCase() === urn.toLowerCase());
     if (!schema) throw new NotFoundError(`Schema "${urn}" not found.`);
     return this.schemaResource(schema);
@@ -45,9 +56,11 @@ export class ScimDiscoveryController {
 
   @Get('ServiceProviderConfig')
   @ScimOperation()
+  @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Service provider configuration' })
-  serviceProviderConfig(): Record<string, unknown> {
+  serviceProviderConfig(@Query('filter') filter?: unknown): Record<string, unknown> {
+    refuseFilter(filter);
     return {
       schemas: [SCIM_URN.serviceProviderConfig],
       documentationUri: `${this.config.baseUrl}/docs`,
@@ -67,20 +80,24 @@ export class ScimDiscoveryController {
 
   @Get('ResourceTypes')
   @ScimOperation()
+  @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'List resource types (User, Group)' })
   @ApiOkResponse({ type: ScimListResponse })
-  resourceTypes(): ScimListResponse {
+  resourceTypes(@Query('filter') filter?: unknown): ScimListResponse {
+    refuseFilter(filter);
     const resources = RESOURCE_TYPES.map((type) => this.resourceType(type));
     return toListResponse(resources, resources.length, 1);
   }
 
   @Get('ResourceTypes/:resource_type')
   @ScimOperation(404)
+  @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Get one resource type' })
   @ApiParam({ name: 'resource_type', example: 'User' })
-  resourceTypeById(@Param('resource_type') id: string): Record<string, unknown> {
+  resourceTypeById(@Param('resource_type') id: string, @Query('filter') filter?: unknown): Record<string, unknown> {
+    refuseFilter(filter);
     const type = RESOURCE_TYPES.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
     if (!type) throw new NotFoundError(`Resource type "${id}" not found.`);
     return this.resourceType(type);

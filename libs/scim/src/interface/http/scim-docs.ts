@@ -5,7 +5,7 @@ import { ScimErrorResponse } from './scim.responses';
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request, in the SCIM error schema; `scimType` says why (invalidFilter, invalidSyntax, invalidPath, noTarget, invalidValue, mutability)',
   401: 'Missing, invalid, revoked or expired token (SCIM error schema)',
-  403: 'The token lacks the user_management scope this operation needs (SCIM error schema)',
+  403: 'The token lacks the user_management scope this operation needs, or a discovery endpoint was given a filter (SCIM error schema)',
   404: 'No such resource in this workspace (SCIM error schema)',
   409: 'userName or displayName already taken (`scimType: uniqueness`)',
   413: 'Request body larger than the service accepts (SCIM error schema)',
