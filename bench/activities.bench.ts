@@ -11,7 +11,10 @@
  * Each side writes into its own activity (same schema), so the query sees equal data sizes.
  *
  *   node -r @swc-node/register bench/activities.bench.ts      (embedded PostgreSQL; or DATABASE_URL)
- *   BENCH_CREATES=2000 BENCH_EXTRA=50000 BENCH_CONCURRENCY=16 BENCH_ROUNDS=50 …
+ *   BENCH_CREATES=2000 BENCH_EXTRA=50000 BENCH_CONCURRENCY=16 BENCH_ROUNDS=50 …   (the defaults)
+ *
+ * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
+ *   BENCH_CREATES=40 BENCH_EXTRA=300 BENCH_CONCURRENCY=4 BENCH_ROUNDS=5 BENCH_NO_WRITE=1 node -r @swc-node/register bench/activities.bench.ts
  */
 import { appendFileSync, chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -93,8 +96,11 @@ async function main() {
   await generate(pool, apiIds, CREATES, CREATES + EXTRA);
   await generate(pool, bareIds, CREATES, CREATES + EXTRA);
   await pool.query('ANALYZE');
-  const from = new Date(DAY0 + Math.floor((CREATES + EXTRA) / 2) * 60_000).toISOString();
-  const to = new Date(DAY0 + (Math.floor((CREATES + EXTRA) / 2) + 1440) * 60_000).toISOString();
+  // One day (1,440 one-minute records) from the middle of the data; fewer when the data is small.
+  const middle = Math.floor((CREATES + EXTRA) / 2);
+  const matches = Math.min(1440, CREATES + EXTRA - middle);
+  const from = new Date(DAY0 + middle * 60_000).toISOString();
+  const to = new Date(DAY0 + (middle + 1440) * 60_000).toISOString();
   const query = { filter: { timestamp: { $gte: from, $lt: to } }, sorts: [{ direction: 'desc', attribute: 'timestamp' }], limit: 50 };
   const queryApi = await latency(async () => ((await call(apiBase, 'POST', '/v2/activities/bench_api_calls/records/query', query)).data as unknown[]).length);
   const queryBare = await latency(async () => ((await call(bareBase, 'POST', '/query', query)).data as unknown[]).length);
@@ -104,7 +110,7 @@ async function main() {
     '',
     `## Activity records (${new Date().toISOString().slice(0, 10)}, ${process.platform}, ${cpus().length} cores, embedded PostgreSQL, bench/activities.bench.ts)`,
     '',
-    `API = the app (${config.dbPoolSize} connections); bare = express + \`pg\` Pool (same size) doing the same inserts (record, 4 values, outbox event, one transaction) and the same filter/sort select plus the page's values, no auth/validation/lookups. Create: ${CREATES} POSTs per side, ${CONCURRENCY} in flight. Query: timestamp range (1,440 matches) sorted desc, limit 50, over ${(CREATES + EXTRA).toLocaleString('en')} records per activity, ${ROUNDS} sequential requests after one warm-up; ms as p50 / p95.`,
+    `API = the app (${config.dbPoolSize} connections); bare = express + \`pg\` Pool (same size) doing the same inserts (record, 4 values, outbox event, one transaction) and the same filter/sort select plus the page's values, no auth/validation/lookups. Create: ${CREATES} POSTs per side, ${CONCURRENCY} in flight. Query: timestamp range (${matches.toLocaleString('en')} matches) sorted desc, limit 50, over ${(CREATES + EXTRA).toLocaleString('en')} records per activity, ${ROUNDS} sequential requests after one warm-up; ms as p50 / p95.`,
     '',
     '| measure | API | bare express + pg | API / bare |',
     '|---|---|---|---|',

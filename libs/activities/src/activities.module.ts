@@ -1,4 +1,4 @@
-import { Injectable, Module, UseInterceptors } from '@nestjs/common';
+import { Injectable, Module, UseInterceptors, UsePipes } from '@nestjs/common';
 import { type Container, type ContainerLookup, createAttributesController, RecordsModule } from '@workbase/records';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from './application/activity-catalog';
@@ -9,6 +9,7 @@ import { ActivityRepository } from './infrastructure/activity.repository';
 import { ActivitiesController } from './interface/http/activities.controller';
 import { ActivityEventSlugInterceptor } from './interface/http/activity-event-slug.interceptor';
 import { ActivityRecordsController } from './interface/http/activity-records.controller';
+import { RejectNulCharactersPipe } from './interface/http/reject-nul.pipe';
 
 /** `{activity}` of the attribute endpoints: UUID or api_slug of this workspace's activity. */
 @Injectable()
@@ -30,6 +31,7 @@ const ActivityAttributesController = createAttributesController({
   lookup: ActivityContainerLookup,
 });
 UseInterceptors(ActivityEventSlugInterceptor)(ActivityAttributesController);
+UsePipes(new RejectNulCharactersPipe({ identifier: 'activity' }))(ActivityAttributesController);
 
 /** Activities (custom and system), their schema-inherited and custom attributes, and their records. */
 @Module({

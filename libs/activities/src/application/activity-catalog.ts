@@ -70,7 +70,7 @@ export class ActivityCatalog {
 
   async update(workspaceId: string, slugOrId: string, input: UpdateActivityInput, actor: Actor): Promise<Activity> {
     return this.transactions.run(async () => {
-      const activity = await this.get(workspaceId, slugOrId, 'update');
+      const activity = await this.get(workspaceId, slugOrId, 'no-key-update');
       if (activity.isSystem) throw new DomainError('system_edit_unauthorized', `System activity "${activity.apiSlug}" cannot be changed.`);
       if (input.extendsGiven) throw new ValidationError(`data.extends cannot be changed: activity "${activity.apiSlug}" extends "${activity.extends}" for good.`);
       if (input.apiSlug !== undefined && input.apiSlug !== activity.apiSlug) {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type Container, RecordAssert, RecordQueryService, RecordService, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
+import { type Container, RecordAssert, RecordQueryService, RecordService, RecordStore, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
+import { ConflictError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { ActivityRepository } from '../infrastructure/activity.repository';
 import { ActivityCatalog } from './activity-catalog';
@@ -27,6 +28,7 @@ export class ActivityRecords {
     private readonly writer: RecordWriter,
     private readonly asserts: RecordAssert,
     private readonly queries: RecordQueryService,
+    private readonly store: RecordStore,
   ) {}
 
   async create(who: WriteActor, activity: string, values: ValuesInput): Promise<RecordView> {
@@ -48,8 +50,17 @@ export class ActivityRecords {
     });
   }
 
+  /** Like the other writes, a record another request is writing is a 409, not a wait. */
   async delete(who: WriteActor, activity: string, recordId: string): Promise<void> {
-    await this.write(who, activity, (container) => this.records.delete(who, container, recordId));
+    await this.write(who, activity, async (container) => {
+      try {
+        await this.store.lockRecord(who.workspaceId, container.id, recordId, { noWait: true });
+      } catch (error) {
+        if (isLockNotAvailable(error)) throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
+        throw error;
+      }
+      await this.records.delete(who, container, recordId);
+    });
   }
 
   async get(workspaceId: string, activity: string, recordId: string): Promise<RecordView> {
@@ -67,4 +78,9 @@ export class ActivityRecords {
       return result;
     });
   }
+}
+
+function isLockNotAvailable(error: unknown): boolean {
+  const e = error as { code?: string; driverError?: { code?: string } };
+  return e.driverError?.code === '55P03' || e.code === '55P03';
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@workbase/shared/kernel';
+import { ConflictError, isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';
-import type { ActivitySchema } from '../domain/activity-schemas';
+import { type ActivitySchema, isValidActivitySlug } from '../domain/activity-schemas';
 
 interface ActivityRow {
   workspace_id: string;
@@ -19,8 +19,14 @@ interface ActivityRow {
 const COLUMNS = `workspace_id, id, api_slug, singular_noun, plural_noun, extends, is_system, is_archived,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"000Z"') AS created_at`;
 
-/** Lock taken on the activity row: writes of its records share it, deleting the activity excludes them. */
-export type ActivityLock = 'none' | 'key-share' | 'update';
+/**
+ * Lock taken on the activity row. Writes under the activity (records, attributes) take `key-share`;
+ * DELETE takes `update`, which waits for them and keeps new ones out; PATCH takes `no-key-update`,
+ * which serialises with other PATCHes and DELETE but not with record writes.
+ */
+export type ActivityLock = 'none' | 'key-share' | 'no-key-update' | 'update';
+
+const LOCK_CLAUSES: Record<ActivityLock, string> = { none: '', 'key-share': ' FOR KEY SHARE', 'no-key-update': ' FOR NO KEY UPDATE', update: ' FOR UPDATE' };
 
 /** The `activities` table, workspace first in every statement. */
 @Injectable()
@@ -41,7 +47,9 @@ export class ActivityRepository {
 
   /** By UUID or api_slug; with a lock (inside a transaction) when the caller is about to write. */
   async findBySlugOrId(workspaceId: string, slugOrId: string, lock: ActivityLock = 'none'): Promise<Activity | null> {
-    const suffix = lock === 'key-share' ? ' FOR KEY SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
+    // Neither a UUID nor a possible slug: no activity has it, and no query needs to see it.
+    if (!isUuid(slugOrId) && !isValidActivitySlug(slugOrId)) return null;
+    const suffix = LOCK_CLAUSES[lock];
     const rows = await this.query<ActivityRow[]>(
       `SELECT ${COLUMNS} FROM activities WHERE workspace_id = $1 AND ${isUuid(slugOrId) ? 'id = $2::uuid' : 'api_slug = $2'}${suffix}`,
       [workspaceId, slugOrId],
@@ -54,10 +62,13 @@ export class ActivityRepository {
     return rows.length > 0 && rows[0].id !== exceptId;
   }
 
+  /** A slug taken meanwhile by a concurrent request is a 409 `slug_conflict`, as when it was taken before. */
   async insert(activity: Omit<Activity, 'createdAt' | 'isArchived'>): Promise<void> {
-    await this.query(
-      `INSERT INTO activities (workspace_id, id, api_slug, singular_noun, plural_noun, extends, is_system) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [activity.workspaceId, activity.id, activity.apiSlug, activity.singularNoun, activity.pluralNoun, activity.extends, activity.isSystem],
+    await slugConflictOnDuplicate(activity.apiSlug, () =>
+      this.query(
+        `INSERT INTO activities (workspace_id, id, api_slug, singular_noun, plural_noun, extends, is_system) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [activity.workspaceId, activity.id, activity.apiSlug, activity.singularNoun, activity.pluralNoun, activity.extends, activity.isSystem],
+      ),
     );
   }
 
@@ -74,7 +85,7 @@ export class ActivityRepository {
     set('plural_noun', changes.pluralNoun);
     set('is_archived', changes.isArchived);
     if (sets.length === 0) return;
-    await this.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params);
+    await slugConflictOnDuplicate(changes.apiSlug ?? '', () => this.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params));
   }
 
   /**
@@ -118,6 +129,18 @@ export class ActivityRepository {
           AND a.workspace_id = o.workspace_id AND a.id = (o.entity_id->>'activity_id')::uuid`,
       [workspaceId],
     );
+  }
+}
+
+async function slugConflictOnDuplicate<T>(slug: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? (error as { code?: string; constraint?: string });
+    if (driver.code === '23505' && driver.constraint === 'activities_slug_unique') {
+      throw new ConflictError('slug_conflict', `An activity with slug "${slug}" already exists.`);
+    }
+    throw error;
   }
 }
 

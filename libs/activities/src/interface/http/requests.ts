@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
 import { ACTIVITY_SCHEMAS } from '../../domain/activity-schemas';
 
 export class ActivityCreateData {
@@ -17,11 +17,14 @@ export class ActivityCreateRequest {
   @ApiProperty({ type: ActivityCreateData }) @IsDefined() @ValidateNested() @Type(() => ActivityCreateData) data!: ActivityCreateData;
 }
 
+/** Optional, but when the key is present its value is checked: `null` is a 400 naming the field, not "unchanged". */
+const IfPresent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
+
 export class ActivityUpdateData {
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() api_slug?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() singular_noun?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() plural_noun?: string;
-  @ApiPropertyOptional({ description: 'Archived activities are hidden from GET /v2/activities unless show_archived=true' }) @IsOptional() @IsBoolean() is_archived?: boolean;
+  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() api_slug?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() singular_noun?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() plural_noun?: string;
+  @ApiPropertyOptional({ description: 'Archived activities are hidden from GET /v2/activities unless show_archived=true' }) @IfPresent() @IsBoolean() is_archived?: boolean;
   @ApiPropertyOptional({ description: 'Never accepted: any value is a 400 (extends is fixed at creation)' })
   @IsOptional()
   extends?: unknown;
