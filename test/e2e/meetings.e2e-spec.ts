@@ -90,10 +90,42 @@ describe('meetings', () => {
       expect(listed.body.data.filter((m: { title: string }) => m.title === 'Twice')).toHaveLength(2);
     });
 
-    it('creates an all-day meeting with date bounds (end exclusive)', async () => {
-      const res = await post('/v2/meetings', timed({ title: 'Offsite', is_all_day: true, start: { date: '2026-05-10' }, end: { date: '2026-05-11' } })).expect(200);
-      expect(res.body.data).toMatchObject({ is_all_day: true, start: { date: '2026-05-10' }, end: { date: '2026-05-11' } });
+    it('creates an all-day meeting with date bounds (end exclusive), read back with dates only', async () => {
+      const res = await post('/v2/meetings', timed({ title: 'Offsite', is_all_day: true, start: { date: '2026-05-10' }, end: { date: '2026-05-12' } })).expect(200);
+      expect(res.body.data).toMatchObject({ is_all_day: true, start: { date: '2026-05-10' }, end: { date: '2026-05-12' } });
       expect(res.body.data.start).toEqual({ date: '2026-05-10' });
+      expect(res.body.data.end).toEqual({ date: '2026-05-12' });
+      const fetched = (await get(`/v2/meetings/${res.body.data.id.meeting_id}`).expect(200)).body.data;
+      expect(fetched).toEqual(res.body.data);
+      // A timed meeting keeps instants and zones, never a date.
+      const timedOne = (await post('/v2/meetings', timed()).expect(200)).body.data;
+      expect(timedOne.is_all_day).toBe(false);
+      expect(Object.keys(timedOne.start).sort()).toEqual(['datetime', 'timezone']);
+      expect(Object.keys(timedOne.end).sort()).toEqual(['datetime', 'timezone']);
+      // The two forms do not mix, whichever way round.
+      expect((await post('/v2/meetings', timed({ is_all_day: true, start: { datetime: '2026-05-10T00:00:00Z' }, end: { date: '2026-05-11' } })).expect(400)).body.message).toContain('data.start');
+      expect((await post('/v2/meetings', timed({ is_all_day: false, start: { date: '2026-05-10' } })).expect(400)).body.message).toContain('data.start');
+    });
+
+    it('takes record ids in any letter case and refuses NUL characters (400, not 500)', async () => {
+      const company = (await post('/v2/objects/companies/records', { data: { values: { name: 'Upper Case Ltd' } } }).expect(200)).body.data.id.record_id as string;
+      const created = (await post('/v2/meetings', timed({ linked_records: [{ object: 'companies', record_id: company.toUpperCase() }] })).expect(200)).body.data;
+      expect(created.linked_records).toEqual([{ object_slug: 'companies', object_id: expect.any(String), record_id: company }]);
+      const listed = await get(`/v2/meetings?limit=200&linked_object=companies&linked_record_id=${company.toUpperCase()}`).expect(200);
+      expect(listed.body.data.map((m: { id: { meeting_id: string } }) => m.id.meeting_id)).toEqual([created.id.meeting_id]);
+      expect((await get(`/v2/meetings/${created.id.meeting_id.toUpperCase()}`).expect(200)).body.data.id.meeting_id).toBe(created.id.meeting_id);
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ title: 'Nul\u0000' }, 'data.title'],
+        [{ description: 'Nul\u0000' }, 'data.description'],
+        [{ participants: [{ email_address: 'a\u0000@example.com', is_organizer: true, status: 'accepted' }] }, 'data.participants[0].email_address'],
+        [{ participants: [{ name: 'N\u0000', is_organizer: true, status: 'accepted' }] }, 'data.participants.0.name'],
+        [{ linked_records: [{ object: 'compa\u0000nies', record_id: company }] }, 'data.linked_records.0.object'],
+      ];
+      for (const [overrides, field] of cases) {
+        const res = await post('/v2/meetings', timed(overrides));
+        expect({ field, status: res.status }).toEqual({ field, status: 400 });
+        expect(res.body.message).toContain(field);
+      }
     });
 
     it("404s an unknown meeting, a non-UUID id and another workspace's meeting", async () => {
@@ -239,6 +271,14 @@ describe('meetings', () => {
         ['linked_object=companies&linked_record_id=nope', 'linked_record_id'],
         ['cursor=', 'cursor'],
         ['bogus=1', 'bogus'],
+        ['limit=1e1', 'limit'],
+        ['limit=', 'limit'],
+        ['limit=10&limit=20', 'limit'],
+        ['offset=10', 'offset'],
+        ['sort=start_asc&sort=start_desc', 'sort'],
+        ['timezone=%00', 'timezone'],
+        ['participants=a%00@example.com', 'participants'],
+        [`linked_object=compa%00nies&linked_record_id=${dealLike}`, 'linked_object'],
       ];
       for (const [query, field] of cases) {
         const res = await list(query);
@@ -354,6 +394,33 @@ describe('meetings', () => {
       const defaulted = (await get('/v2/meetings', c.token).expect(200)).body.pagination.next_cursor;
       await get(`/v2/meetings?limit=50&cursor=${encodeURIComponent(defaulted)}`, c.token).expect(200);
 
+      // Every filter is part of the query a cursor is bound to.
+      const window = 'ends_from=2027-01-01T00:00:00Z&starts_before=2027-01-05T00:00:00Z';
+      const filtered: string = (await get(`/v2/meetings?limit=5&${window}`, c.token).expect(200)).body.pagination.next_cursor;
+      expect(typeof filtered).toBe('string');
+      await get(`/v2/meetings?limit=5&${window}&cursor=${encodeURIComponent(filtered)}`, c.token).expect(200);
+      for (const changed of [
+        'limit=5&ends_from=2027-01-01T00:00:01Z&starts_before=2027-01-05T00:00:00Z',
+        'limit=5&ends_from=2027-01-01T00:00:00Z&starts_before=2027-01-06T00:00:00Z',
+        'limit=5&ends_from=2027-01-01T00:00:00Z',
+        `limit=5&${window}&participants=x@example.com`,
+        `limit=5&${window}&linked_object=people&linked_record_id=8f5a3c5e-0000-4000-8000-000000000000`,
+        `limit=6&${window}`,
+      ]) {
+        const res = await get(`/v2/meetings?${changed}&cursor=${encodeURIComponent(filtered)}`, c.token);
+        expect({ changed, status: res.status }).toEqual({ changed, status: 400 });
+        expect(res.body.message).toMatch(/^cursor: .*different query/);
+      }
+      // The same filters written differently are the same query: another offset for the same instant, participants reordered or in another case.
+      await get(`/v2/meetings?limit=5&ends_from=2027-01-01T01:00:00%2B01:00&starts_before=2027-01-05T00:00:00Z&cursor=${encodeURIComponent(filtered)}`, c.token).expect(200);
+      const pair = [{ email_address: 'a@example.com', is_organizer: true, status: 'accepted' }, { email_address: 'b@example.com', is_organizer: false, status: 'accepted' }];
+      const at = { start: { datetime: '2030-01-01T00:00:00Z', timezone: null }, end: { datetime: '2030-01-01T01:00:00Z', timezone: null } };
+      const both = [(await post('/v2/meetings', timed({ ...at, participants: pair }), c.token).expect(200)).body.data.id.meeting_id, (await post('/v2/meetings', timed({ ...at, participants: pair }), c.token).expect(200)).body.data.id.meeting_id];
+      const firstOfPair = await get('/v2/meetings?limit=1&participants=a@example.com,b@example.com', c.token).expect(200);
+      const rest = await get(`/v2/meetings?limit=1&participants=B@Example.com,%20a@example.com&cursor=${encodeURIComponent(firstOfPair.body.pagination.next_cursor)}`, c.token).expect(200);
+      expect([...firstOfPair.body.data, ...rest.body.data].map((m: { id: { meeting_id: string } }) => m.id.meeting_id).sort()).toEqual([...both].sort());
+      expect(rest.body.pagination.next_cursor).toBeNull();
+
       const [body, signature] = cursor.split('.');
       const decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
       const forgedBody = Buffer.from(JSON.stringify({ ...decoded, p: { ...decoded.p, start: '1970-01-01T00:00:00.000000Z' } })).toString('base64url');
@@ -362,6 +429,66 @@ describe('meetings', () => {
         expect(res.body.message).toMatch(/^cursor: /);
       }
     });
+
+    it('walks all-day and timed meetings together under fixed-offset zones, both directions, with a time window: the pages are the exact sorted list', async () => {
+      const z = await t.createWorkspace('meetings-zones');
+      const day = 24 * hour;
+      const origin = Date.parse('2028-02-01T00:00:00Z');
+      const bodies: Array<Record<string, unknown>> = [];
+      // Timed meetings every 5.5 hours for ten days, and all-day meetings of one to three days on every day, some on the same day.
+      for (let i = 0; i < 44; i++) {
+        const start = origin + i * 5.5 * hour;
+        bodies.push({ title: `t${i}`, start: { datetime: new Date(start).toISOString(), timezone: null }, end: { datetime: new Date(start + hour).toISOString(), timezone: null } });
+      }
+      const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      for (let i = 0; i < 24; i++) {
+        const first = origin + Math.floor(i / 2) * day - day;
+        bodies.push({ title: `d${i}`, is_all_day: true, start: { date: date(first) }, end: { date: date(first + (1 + (i % 3)) * day) } });
+      }
+      const created: Array<{ id: string; allDay: boolean; start: string; end: string }> = [];
+      for (let i = 0; i < bodies.length; i += 10) {
+        const batch = await Promise.all(bodies.slice(i, i + 10).map((b) => post('/v2/meetings', timed({ participants: [], ...b }), z.token).expect(200)));
+        for (const res of batch) {
+          const m = res.body.data;
+          created.push({ id: m.id.meeting_id, allDay: m.is_all_day, start: m.start.date ?? m.start.datetime, end: m.end.date ?? m.end.datetime });
+        }
+      }
+      // Independent model: an all-day date is midnight in the zone; fixed offsets only, so no DST to model.
+      const zones: Array<[string, number]> = [
+        ['UTC', 0],
+        ['Pacific/Kiritimati', 14],
+        ['Asia/Kolkata', 5.5],
+        ['Pacific/Pago_Pago', -11],
+        ['Etc/GMT+12', -12],
+      ];
+      const endsFrom = '2028-02-03T06:00:00Z';
+      const startsBefore = '2028-02-08T20:00:00Z';
+      for (const [zone, offsetHours] of zones) {
+        const place = (value: string, allDay: boolean) => (allDay ? Date.parse(`${value}T00:00:00Z`) - offsetHours * hour : Date.parse(value));
+        for (const sort of ['start_asc', 'start_desc'] as const) {
+          for (const windowed of [false, true]) {
+            const expected = created
+              .filter((m) => !windowed || (place(m.end, m.allDay) >= Date.parse(endsFrom) && place(m.start, m.allDay) < Date.parse(startsBefore)))
+              .map((m) => ({ id: m.id, at: place(m.start, m.allDay) }))
+              .sort((a, b) => (a.at !== b.at ? a.at - b.at : a.id < b.id ? -1 : 1));
+            if (sort === 'start_desc') expected.reverse();
+            const query = `limit=7&sort=${sort}&timezone=${encodeURIComponent(zone)}${windowed ? `&ends_from=${endsFrom}&starts_before=${startsBefore}` : ''}`;
+            const walked: string[] = [];
+            let cursor: string | null = null;
+            do {
+              const res: { body: { data: Array<{ id: { meeting_id: string } }>; pagination: { next_cursor: string | null } } } = await get(
+                `/v2/meetings?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+                z.token,
+              ).expect(200);
+              expect(res.body.data.length).toBeLessThanOrEqual(7);
+              walked.push(...res.body.data.map((m) => m.id.meeting_id));
+              cursor = res.body.pagination.next_cursor;
+            } while (cursor);
+            expect({ zone, sort, windowed, ids: walked }).toEqual({ zone, sort, windowed, ids: expected.map((m) => m.id) });
+          }
+        }
+      }
+    }, 120_000);
 
     it('returns next_cursor null on a short last page and on an empty list', async () => {
       const empty = await t.createWorkspace('meetings-empty');

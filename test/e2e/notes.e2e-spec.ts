@@ -175,6 +175,12 @@ describe('notes', () => {
         [{ meeting_id: 'nope' }, 'data.meeting_id'],
         [{ meeting_id: '8f5a3c5e-0000-4000-8000-000000000000' }, 'data.meeting_id'],
         [{ tags: [] }, 'data.tags'],
+        [{ parent_object: 'peo\u0000ple' }, 'data.parent_object'],
+        [{ title: 'In\u0000tro' }, 'data.title'],
+        [{ content: 'nul \u0000 byte' }, 'data.content'],
+        [{ format: 'markdown', content: '# a\u0000' }, 'data.content'],
+        [{ format: null }, 'data.format'],
+        [{ created_at: 5 }, 'data.created_at'],
       ];
       for (const [overrides, field] of cases) {
         const res = await post('/v2/notes', note(overrides));
@@ -191,12 +197,31 @@ describe('notes', () => {
         [{ title: 3 }, 'data.title'],
         [{ format: 'rtf', content: 'x' }, 'data.format'],
         [{ parent_record_id: companyId }, 'data.parent_record_id'],
+        // An explicit null is a wrong type, not "unchanged" (and never a 500).
+        [{ title: null }, 'data.title'],
+        [{ format: 'plaintext', content: null }, 'data.content'],
+        [{ format: null, content: 'x' }, 'data.format'],
+        [{ title: 'nul\u0000' }, 'data.title'],
+        [{ format: 'plaintext', content: 'nul\u0000' }, 'data.content'],
       ];
       for (const [data, field] of patchCases) {
         const res = await patch(`/v2/notes/${id}`, { data });
         expect({ field, status: res.status }).toEqual({ field, status: 400 });
         expect(res.body.message).toContain(field);
       }
+      // Nothing was changed by the refused patches.
+      expect((await get(`/v2/notes/${id}`).expect(200)).body.data).toMatchObject({ title: 'Intro call', content_plaintext: 'Talked about *pricing*.\nNext: demo' });
+      expect((await events(ws.workspaceId, id)).map((e: { type: string }) => e.type)).toEqual(['note.created']);
+    });
+
+    it('takes ids in any letter case, and a null created_at or meeting_id as absent', async () => {
+      const res = await post('/v2/notes', note({ parent_record_id: personId.toUpperCase(), created_at: null, meeting_id: null })).expect(200);
+      expect(res.body.data).toMatchObject({ parent_record_id: personId, meeting_id: null });
+      expect(Math.abs(Date.parse(res.body.data.created_at) - Date.now())).toBeLessThan(60_000);
+      const id: string = res.body.data.id.note_id;
+      expect((await get(`/v2/notes/${id.toUpperCase()}`).expect(200)).body.data.id.note_id).toBe(id);
+      const listed = await get(`/v2/notes?limit=50&parent_object=people&parent_record_id=${personId.toUpperCase()}`).expect(200);
+      expect(listed.body.data.map((n: { id: { note_id: string } }) => n.id.note_id)).toContain(id);
     });
 
     it('404s an unknown parent object or record', async () => {
@@ -277,14 +302,25 @@ describe('notes', () => {
         ['parent_object=people&parent_record_id=nope', 'parent_record_id'],
         ['parent_object=', 'parent_object'],
         ['sort=created_at', 'sort'],
+        // Only plain decimal integers; nothing is reinterpreted or clamped, and a huge offset is a 400, not a 500.
+        ['limit=1e1', 'limit'],
+        ['limit=0x10', 'limit'],
+        ['limit=', 'limit'],
+        ['limit=5&limit=6', 'limit'],
+        ['offset=', 'offset'],
+        ['offset=1e3', 'offset'],
+        ['offset=2147483648', 'offset'],
+        ['offset=100000000000000000000', 'offset'],
+        ['parent_object=%00', 'parent_object'],
       ];
       for (const [query, field] of cases) {
         const res = await get(`/v2/notes?${query}`, p.token);
         expect({ query, status: res.status }).toEqual({ query, status: 400 });
         expect(res.body.message).toContain(field);
       }
-      await get('/v2/notes?limit=1', p.token).expect(200);
+      expect((await get('/v2/notes?limit=1', p.token).expect(200)).body.data).toHaveLength(1);
       await get('/v2/notes?limit=50&offset=0', p.token).expect(200);
+      expect((await get('/v2/notes?offset=2147483647', p.token).expect(200)).body.data).toEqual([]);
     });
   });
 

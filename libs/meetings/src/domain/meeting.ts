@@ -37,6 +37,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Lower-cased, trimmed email address, or a 400 naming the field. Matches the people engine's key. */
 export function normaliseEmail(field: string, value: string): string {
   const trimmed = value.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > 320) throw new ValidationError(`${field}: "${value}" is not a valid email address.`, { field });
+  if (!EMAIL.test(trimmed) || trimmed.includes('\u0000') || trimmed.length > 320) throw new ValidationError(`${field}: "${value}" is not a valid email address.`, { field });
   return trimmed.toLowerCase();
 }

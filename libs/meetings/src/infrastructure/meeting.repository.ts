@@ -42,8 +42,12 @@ interface RawMeeting {
 const COLUMNS = `m.id, m.title, m.description, m.is_all_day, m.start_at, m.end_at, m.start_timezone, m.end_timezone,
   to_char(m.start_date, 'YYYY-MM-DD') AS start_date, to_char(m.end_date, 'YYYY-MM-DD') AS end_date, m.created_at, m.created_by`;
 
-/** An all-day meeting shifts by at most this much from its UTC key under another zone (UTC-12 .. UTC+14). */
-const ZONE_SLACK = `interval '15 hours'`;
+/**
+ * An all-day meeting shifts by at most this much from its UTC key under another zone: today's
+ * offsets span UTC-12 .. UTC+14, and historical local mean times reach ±15:56 (Asia/Manila before
+ * 1845), so 16 hours bounds every zone the tz database knows.
+ */
+const ZONE_SLACK = `interval '16 hours'`;
 
 /**
  * Meetings in SQL. Every statement is scoped by workspace_id first. The list is keyset-paginated

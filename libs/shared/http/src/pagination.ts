@@ -1,17 +1,62 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /**
- * limit/offset query parameters. Each endpoint states its own default and maximum by extending
- * this class; out-of-range values are a 400 naming the parameter, never silently clamped.
+ * The largest `offset` accepted anywhere (PostgreSQL's OFFSET is a bigint; a larger JavaScript
+ * number would not even reach it intact). Far past any real page count; above it is a 400.
+ */
+export const MAX_OFFSET = 2_147_483_647;
+
+/**
+ * Query-string integers: only an optional minus and decimal digits become a number; anything else
+ * (`1e1`, `0x10`, `" 5"`, an empty value, a repeated parameter) is left as given and fails
+ * `IsInt`, so the client gets a 400 naming the parameter instead of a silent reinterpretation.
+ */
+export function toQueryInteger({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
+}
+
+// The decorators below are applied in array order, and class-validator reports (stopAtFirstError)
+// the first registered constraint that fails: the type check comes before the range checks.
+
+/**
+ * A `limit` query parameter with the endpoint's own range and default: an integer in
+ * [min, max], out of range or not an integer → 400 naming `limit`, never silently clamped.
+ */
+export function LimitQueryParam(range: { min?: number; max: number; default: number }): PropertyDecorator {
+  const min = range.min ?? 1;
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: range.max, default: range.default, description: `Page size, ${min}–${range.max}; default ${range.default}` }),
+    IsOptional(),
+    Transform(toQueryInteger),
+    IsInt(),
+    Min(min),
+    Max(range.max),
+  );
+}
+
+/** An `offset` query parameter: an integer from 0 to MAX_OFFSET, else a 400 naming `offset`. */
+export function OffsetQueryParam(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Number of results to skip. Next page: offset + limit.' }),
+    IsOptional(),
+    Transform(toQueryInteger),
+    IsInt(),
+    Min(0),
+    Max(MAX_OFFSET),
+  );
+}
+
+/**
+ * limit/offset query parameters. Each endpoint declares its own `limit` (default and maximum) with
+ * `@LimitQueryParam`; `offset` is an integer from 0 to MAX_OFFSET. Out-of-range values are a 400
+ * naming the parameter, never silently clamped. Paging: start at offset 0, next offset =
+ * offset + limit, a page shorter than `limit` is the last.
  */
 export class OffsetPaginationQuery {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Number of results to skip. Next page: offset + limit.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OffsetQueryParam()
   offset?: number;
 }
 

@@ -6,19 +6,28 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
-  Max,
+  ValidateBy,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { LimitQueryParam } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
+
+/** The meetings list's page size (reference API: 1–200, default 50). */
+export const MEETINGS_PAGE = { default: 50, max: 200 } as const;
+
+/** PostgreSQL text cannot hold U+0000: refuse it with a 400 naming the field instead of failing the write. */
+const NoNul = () =>
+  ValidateBy({
+    name: 'noNul',
+    validator: { validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'), defaultMessage: () => '$property must not contain NUL (U+0000) characters' },
+  });
 
 /** `true`/`false` (also as strings) to booleans; anything else is left to fail IsBoolean. */
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -48,6 +57,7 @@ export class ParticipantInput {
   email_address?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Ada Lovelace' })
+  @NoNul()
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
@@ -66,6 +76,7 @@ export class ParticipantInput {
 
 export class LinkedRecordInput {
   @ApiProperty({ description: 'Object slug or UUID', example: 'companies' })
+  @NoNul()
   @IsString()
   @IsNotEmpty()
   object!: string;
@@ -77,12 +88,14 @@ export class LinkedRecordInput {
 
 export class MeetingCreateData {
   @ApiProperty({ example: 'Quarterly review' })
+  @NoNul()
   @IsString()
   @IsNotEmpty()
   @MaxLength(1000)
   title!: string;
 
   @ApiPropertyOptional({ default: '', example: 'Review of Q1 numbers' })
+  @NoNul()
   @IsOptional()
   @IsString()
   @MaxLength(100_000)
@@ -132,12 +145,7 @@ export class MeetingCreateRequest {
 }
 
 export class ListMeetingsQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @LimitQueryParam({ max: MEETINGS_PAGE.max, default: MEETINGS_PAGE.default })
   limit?: number;
 
   @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page. Limit and filters must stay the same.' })
@@ -147,6 +155,7 @@ export class ListMeetingsQuery {
   cursor?: string;
 
   @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
+  @NoNul()
   @IsOptional()
   @IsString()
   @IsNotEmpty()

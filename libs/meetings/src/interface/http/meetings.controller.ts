@@ -6,12 +6,11 @@ import { CreateMeetingUseCase } from '../../application/create-meeting.use-case'
 import { MeetingQueries } from '../../application/meeting.queries';
 import { normaliseEmail } from '../../domain/meeting';
 import { parseInstant, parseTimeZone } from '../../domain/meeting-time';
-import { ListMeetingsQuery, MeetingCreateRequest } from './meeting.requests';
+import { ListMeetingsQuery, MEETINGS_PAGE, MeetingCreateRequest } from './meeting.requests';
 import { MeetingEnvelope, MeetingPageEnvelope, toMeetingResponse } from './meeting.response';
 
 const meetingIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Meeting not found: meeting_id must be a UUID.') });
 const CURSOR_KIND = 'meetings';
-const DEFAULT_LIMIT = 50;
 
 @ApiTags('Meetings')
 @Controller('v2/meetings')
@@ -39,7 +38,7 @@ export class MeetingsController {
       const missing = query.linked_object === undefined ? 'linked_object' : 'linked_record_id';
       throw new ValidationError(`${missing}: linked_object and linked_record_id must be given together.`, { field: missing });
     }
-    const limit = query.limit ?? DEFAULT_LIMIT;
+    const limit = query.limit ?? MEETINGS_PAGE.default;
     const sort = query.sort ?? 'start_asc';
     const timezone = query.timezone === undefined ? 'UTC' : parseTimeZone('timezone', query.timezone);
     const endsFrom = query.ends_from === undefined ? null : parseInstant('ends_from', query.ends_from);
@@ -69,7 +68,7 @@ export class MeetingsController {
       endsFrom,
       startsBefore,
       participantEmails,
-      linked: query.linked_object && query.linked_record_id ? { object: query.linked_object, recordId: query.linked_record_id } : null,
+      linked: query.linked_object && query.linked_record_id ? { object: query.linked_object, recordId: query.linked_record_id.toLowerCase() } : null,
       after: after ? { start: after.start as string, id: after.id as string } : null,
     });
     const last = page.rows.at(-1);
@@ -102,7 +101,7 @@ export class MeetingsController {
       start: d.start,
       end: d.end,
       participants: d.participants.map((p) => ({ emailAddress: p.email_address, name: p.name, status: p.status, isOrganizer: p.is_organizer })),
-      linkedRecords: (d.linked_records ?? []).map((l) => ({ object: l.object, recordId: l.record_id })),
+      linkedRecords: (d.linked_records ?? []).map((l) => ({ object: l.object, recordId: l.record_id.toLowerCase() })),
     });
     return { data: toMeetingResponse(meeting) };
   }

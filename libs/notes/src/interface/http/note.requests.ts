@@ -1,13 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { OffsetPaginationQuery } from '@workbase/shared/http';
+import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
 import type { NoteFormat } from '../../domain/note-content';
 
 const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
 
+/** The notes list's page size (reference API: default 10, max 50). */
+export const NOTES_PAGE = { default: 10, max: 50 } as const;
+
+/** PostgreSQL text cannot hold U+0000: refuse it with a 400 naming the field instead of failing the write. */
+const NoNul = () =>
+  ValidateBy({
+    name: 'noNul',
+    validator: { validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'), defaultMessage: () => '$property must not contain NUL (U+0000) characters' },
+  });
+
+/** Optional in a PATCH: absent means unchanged, but an explicit null is a wrong type (400), not a 500. */
+const UnlessAbsent = () => ValidateIf((_, value: unknown) => value !== undefined);
+
 export class NoteCreateData {
   @ApiProperty({ description: 'Object slug or UUID of the parent record', example: 'people' })
+  @NoNul()
   @IsString()
   @IsNotEmpty()
   parent_object!: string;
@@ -17,6 +31,7 @@ export class NoteCreateData {
   parent_record_id!: string;
 
   @ApiProperty({ description: 'Plaintext title', example: 'Initial call' })
+  @NoNul()
   @IsString()
   title!: string;
 
@@ -25,13 +40,19 @@ export class NoteCreateData {
   format!: NoteFormat;
 
   @ApiProperty({ description: 'Plaintext, or markdown of the documented subset (headings #–###, lists, bold, italic, strike, ==highlight==, links). At most 1 MiB (413 above).' })
+  @NoNul()
   @IsString()
   content!: string;
 
-  @ApiPropertyOptional({ example: '2026-01-01T15:00:00.000000000Z', description: 'Backdates the note; ISO 8601 with offset, not before 1970, not in the future' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-01-01T15:00:00.000000000Z',
+    description: 'Backdates the note; ISO 8601 with offset, not before 1970, not in the future. Absent or null: now',
+  })
   @IsOptional()
   @IsString()
-  created_at?: string;
+  created_at?: string | null;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'A meeting of this workspace the note belongs to' })
   @IsOptional()
@@ -51,17 +72,19 @@ export class NoteCreateRequest {
 
 export class NoteUpdateData {
   @ApiPropertyOptional({ description: 'Plaintext title' })
-  @IsOptional()
+  @NoNul()
+  @UnlessAbsent()
   @IsString()
   title?: string;
 
   @ApiPropertyOptional({ enum: FORMATS, description: 'Required with `content`' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(FORMATS)
   format?: NoteFormat;
 
   @ApiPropertyOptional({ description: 'Replaces the content; with `format`' })
-  @IsOptional()
+  @NoNul()
+  @UnlessAbsent()
   @IsString()
   content?: string;
 }
@@ -76,15 +99,11 @@ export class NoteUpdateRequest {
 }
 
 export class ListNotesQuery extends OffsetPaginationQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 50, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(50)
+  @LimitQueryParam({ max: NOTES_PAGE.max, default: NOTES_PAGE.default })
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Object slug or UUID: only notes on records of this object' })
+  @NoNul()
   @IsOptional()
   @IsString()
   @IsNotEmpty()

@@ -6,12 +6,11 @@ import { CreateNoteUseCase } from '../../application/create-note.use-case';
 import { DeleteNoteUseCase } from '../../application/delete-note.use-case';
 import { NoteQueries } from '../../application/note.queries';
 import { UpdateNoteUseCase } from '../../application/update-note.use-case';
-import { ListNotesQuery, NoteCreateRequest, NoteUpdateRequest } from './note.requests';
+import { ListNotesQuery, NOTES_PAGE, NoteCreateRequest, NoteUpdateRequest } from './note.requests';
 import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './note.response';
 
 const noteIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Note not found: note_id must be a UUID.') });
 const noteParam = { name: 'note_id', description: 'Note UUID' };
-const DEFAULT_LIMIT = 10;
 const tooLarge = { type: ApiErrorResponse, description: '`payload_too_large`: `data.content` is larger than 1 MiB' };
 
 @ApiTags('Notes')
@@ -28,7 +27,9 @@ export class NotesController {
   @RequireScopes(SCOPES.noteRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
   @ApiOperation({
     summary: 'List notes',
-    description: 'Limit/offset pagination in (created_at, id) order: start at offset 0, next offset = offset + limit; a page shorter than `limit` is the last.',
+    description:
+      'Limit/offset pagination in (created_at, id) order: `limit` 1–50 (default 10), `offset` from 0; next offset = offset + limit; a page shorter than `limit` is the last. ' +
+      '`parent_object` alone lists the notes on that object\'s records; `parent_record_id` needs `parent_object` (else 400). An unknown `parent_object` is a 404.',
   })
   @ApiOkResponse({ type: NoteListEnvelope })
   @ApiStandardErrors()
@@ -36,8 +37,8 @@ export class NotesController {
     if (query.parent_record_id !== undefined && query.parent_object === undefined) {
       throw new ValidationError('parent_object: is required with parent_record_id.', { field: 'parent_object' });
     }
-    const { limit, offset } = pageOf(query, DEFAULT_LIMIT);
-    const notes = await this.queries.list(auth.workspaceId, { parentObject: query.parent_object, parentRecordId: query.parent_record_id, limit, offset });
+    const { limit, offset } = pageOf(query, NOTES_PAGE.default);
+    const notes = await this.queries.list(auth.workspaceId, { parentObject: query.parent_object, parentRecordId: query.parent_record_id?.toLowerCase(), limit, offset });
     return { data: notes.map(toNoteResponse) };
   }
 
@@ -59,12 +60,12 @@ export class NotesController {
       workspaceId: auth.workspaceId,
       actor: auth.actor,
       parentObject: d.parent_object,
-      parentRecordId: d.parent_record_id,
+      parentRecordId: d.parent_record_id.toLowerCase(),
       title: d.title,
       format: d.format,
       content: d.content,
-      createdAt: d.created_at,
-      meetingId: d.meeting_id,
+      createdAt: d.created_at ?? undefined,
+      meetingId: d.meeting_id?.toLowerCase() ?? null,
     });
     return { data: toNoteResponse(note) };
   }
