@@ -120,12 +120,20 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       workspace: { required: true, description: 'Workspace slug or id' },
       scopes: { description: 'Space-separated scopes, or "all" (the default)' },
       name: { description: 'A label for the token' },
+      'expires-in': { description: 'Lifetime in seconds (default: no expiry)' },
     },
     async run(args, app) {
       const { scopes, unknown } = parseScopeList(text(args, 'scopes') ?? 'all');
       if (unknown.length > 0) throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
-      const issued = await app.get(IssueTokenUseCase).execute({ workspaceId: await workspaceId(app, args), scopes, name: text(args, 'name') });
-      return { access_token: issued.accessToken, token_type: 'Bearer', scope: issued.scope };
+      const expiresIn = text(args, 'expires-in');
+      if (expiresIn !== undefined && !/^[1-9]\d{0,9}$/.test(expiresIn)) throw new UsageError(`--expires-in must be a positive number of seconds, not "${expiresIn}"`);
+      const issued = await app.get(IssueTokenUseCase).execute({
+        workspaceId: await workspaceId(app, args),
+        scopes,
+        name: text(args, 'name'),
+        expiresAt: expiresIn === undefined ? undefined : new Date(Date.now() + Number(expiresIn) * 1000),
+      });
+      return { access_token: issued.accessToken, token_type: 'Bearer', scope: issued.scope, expires_at: issued.expiresAt?.toISOString() ?? null };
     },
   },
   'token:revoke': {

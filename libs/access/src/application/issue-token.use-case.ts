@@ -20,6 +20,7 @@ export interface IssuedToken {
   readonly tokenId: string;
   readonly accessToken: string;
   readonly scope: string;
+  readonly expiresAt: Date | null;
 }
 
 @Injectable()
@@ -49,7 +50,7 @@ export class IssueTokenUseCase {
         scopes: [...command.scopes],
         expiresAt: command.expiresAt ?? null,
       });
-      return { tokenId, accessToken: token, scope: command.scopes.join(' ') };
+      return { tokenId, accessToken: token, scope: command.scopes.join(' '), expiresAt: command.expiresAt ?? null };
     });
   }
 }

@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `npm run cli -- <args>` the way an operator does, against the test's database. */
+function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['-r', '@swc-node/register', 'apps/cli/src/main.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A successful command prints exactly one JSON object on stdout, and nothing else. */
+function json(result: CliResult): Record<string, unknown> {
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  const lines = result.stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  const parsed = JSON.parse(lines[0]) as unknown;
+  expect(parsed).toEqual(expect.any(Object));
+  return parsed as Record<string, unknown>;
+}
+
+describe('CLI', () => {
+  let t: TestApp;
+  let url: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    url = t.database.url;
+  });
+  afterAll(() => t.close());
+
+  it('creates a workspace, a member, a token that works, and revokes it', async () => {
+    const workspace = json(await cli(url, 'workspace:create', '--name', 'Acme', '--slug', 'acme-cli', '--admin-email', 'Admin@Acme.test'));
+    expect(workspace).toEqual({ workspace_id: expect.any(String), workspace_slug: 'acme-cli', admin_member_id: expect.any(String) });
+
+    const [member, token] = await Promise.all([
+      cli(url, 'member:create', '--workspace', 'acme-cli', '--email', 'bo@acme.test', '--first-name', 'Bo', '--role', 'admin', '--password', 'long enough password'),
+      cli(url, 'token:create', '--workspace', String(workspace.workspace_id), '--scopes', 'note:read webhook:read', '--name', 'ci'),
+    ]);
+    expect(json(member)).toEqual({ member_id: expect.any(String) });
+    const issued = json(token);
+    expect(issued).toEqual({ access_token: expect.stringMatching(/^wb_/), token_type: 'Bearer', scope: 'note:read webhook:read', expires_at: null });
+
+    const self = await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200);
+    expect(self.body).toMatchObject({ active: true, workspace_id: workspace.workspace_id, workspace_slug: 'acme-cli', scope: 'note:read webhook:read', exp: null });
+    expect(self.body.authorized_by_workspace_member_id).toBe(workspace.admin_member_id);
+
+    expect(json(await cli(url, 'token:revoke', '--token', String(issued.access_token)))).toEqual({ revoked: true });
+    expect((await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200)).body).toEqual({ active: false });
+  });
+
+  it('issues an expiring token and an all-scope token by default', async () => {
+    const ws = await t.createWorkspace('cli-expiring');
+    const expiring = json(await cli(url, 'token:create', '--workspace', ws.slug, '--expires-in', '3600'));
+    expect(String(expiring.scope).split(' ')).toContain('activity_record:read-write');
+    const self = await t.http().get('/v2/self').set('Authorization', `Bearer ${expiring.access_token}`).expect(200);
+    expect(self.body.exp - self.body.iat).toBeGreaterThanOrEqual(3599);
+    expect(self.body.exp - self.body.iat).toBeLessThanOrEqual(3601);
+  });
+
+  it('sets a password, verifies a domain, registers and lists OAuth apps', async () => {
+    const ws = await t.createWorkspace('cli-misc');
+    await t.createMember(ws.workspaceId, 'cy@cli-misc.test');
+    expect(json(await cli(url, 'member:set-password', '--workspace', ws.slug, '--email', 'cy@cli-misc.test', '--password', 'correct horse battery'))).toEqual({
+      member_id: expect.any(String),
+      password_set: true,
+    });
+    expect(json(await cli(url, 'workspace:verify-domain', '--workspace', ws.slug, '--domain', 'Example.COM'))).toEqual({
+      workspace_id: ws.workspaceId,
+      verified_email_domains: ['example.com'],
+    });
+    const created = json(await cli(url, 'app:create', '--name', 'Zapier-ish', '--redirect-uri', 'https://client.example/cb', '--redirect-uri', 'http://127.0.0.1:9/cb'));
+    expect(created).toEqual({ client_id: expect.any(String), client_secret: expect.any(String) });
+    const listed = json(await cli(url, 'app:list'));
+    const app = (listed.data as Record<string, unknown>[]).find((entry) => entry.client_id === created.client_id);
+    expect(app).toMatchObject({ name: 'Zapier-ish', redirect_uris: ['https://client.example/cb', 'http://127.0.0.1:9/cb'] });
+    expect(JSON.stringify(listed)).not.toContain(String(created.client_secret));
+  });
+
+  it('reports migrations as already applied on a migrated database', async () => {
+    expect(json(await cli(url, 'migrate'))).toEqual({ applied: [] });
+  });
+
+  it('fails bad arguments with a message on stderr, a non-zero exit and nothing on stdout', async () => {
+    await t.createWorkspace('cli-bad');
+    const cases: [string[], RegExp][] = [
+      [['no:such-command'], /unknown command "no:such-command"/],
+      [['workspace:create', '--name', 'X'], /--slug is required/],
+      [['workspace:create', '--name', 'X', '--slug', 'x', '--admin-email', 'a@x.test', '--bogus', 'y'], /bogus/],
+      [['workspace:create', '--name', 'X', '--slug', 'Not A Slug!', '--admin-email', 'a@x.test'], /slug/],
+      [['workspace:create', '--name', 'Dup', '--slug', 'cli-bad', '--admin-email', 'b@x.test'], /cli-bad|already|taken|exists/i],
+      [['member:create', '--workspace', 'no-such-workspace', '--email', 'a@b.test'], /no-such-workspace/],
+      [['member:create', '--workspace', 'cli-bad', '--email', 'c@acme.test', '--role', 'owner'], /--role must be admin or member/],
+      [['member:create', '--workspace', 'cli-bad', '--email', 'not-an-email'], /email/i],
+      [['token:create', '--workspace', 'cli-bad', '--scopes', 'note:read everything:write'], /unknown scope: everything:write/],
+      [['token:create', '--workspace', 'cli-bad', '--expires-in', 'soon'], /--expires-in must be a positive number/],
+      [['token:revoke', '--token', 'wb_not_a_real_token'], /no live token/],
+      [['app:create', '--name', 'No redirect'], /--redirect-uri is required/],
+      [['app:create', '--name', 'Bad redirect', '--redirect-uri', 'not a url'], /redirect/i],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(url, ...args)));
+    results.forEach((result, index) => {
+      const [args, message] = cases[index];
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: expect.any(Number), stdout: '' });
+      expect({ args, failed: result.code !== 0 }).toEqual({ args, failed: true });
+      expect({ args, stderr: result.stderr }).toEqual({ args, stderr: expect.stringMatching(message) });
+    });
+  });
+});
