@@ -459,6 +459,7 @@ export interface AnalyzedStatement {
 export function analyzeStatement(sql: string): AnalyzedStatement {
   if (sql.length > MAX_SQL_LENGTH) fail(`sql is too long: at most ${MAX_SQL_LENGTH} characters.`);
   if (sql.includes('\u0000')) fail('sql contains a NUL character.');
+  if (sql.trim() === '') fail('sql contains no statement.');
   checkParenDepth(sql);
   const select = parseOne(sql);
   const walker = new Walker(null);
