@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     const applied = await runMigrations(database.url);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     app = await createApp(config, database.url, logger);
-    if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app);
+    if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app, config.baseUrl);
     await app.listen(config.port);
     if (config.runWorker) await app.get(WebhookWorker).start();
     logger.info({ url: config.baseUrl, docs: `${config.baseUrl}/docs`, embeddedDatabase: database.embedded }, 'Workbase is listening');
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
 }
 
 /** On an empty embedded database, a demo workspace and an all-scope token, printed once. */
-async function seedDemoWorkspace(app: INestApplication): Promise<void> {
+async function seedDemoWorkspace(app: INestApplication, baseUrl: string): Promise<void> {
   if (!(await app.get(WorkspaceRepository).isEmpty())) return;
   const workspace = await app.get(CreateWorkspaceUseCase).execute({
     name: 'Demo workspace',
@@ -60,7 +60,7 @@ async function seedDemoWorkspace(app: INestApplication): Promise<void> {
       '',
       `    ${token.accessToken}`,
       '',
-      'Try:  curl -H "Authorization: Bearer <token>" http://localhost:<port>/v2/self',
+      `Try:  curl -H "Authorization: Bearer ${token.accessToken}" ${baseUrl}/v2/self`,
       '',
     ].join('\n'),
   );
