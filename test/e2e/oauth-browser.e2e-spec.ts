@@ -120,11 +120,24 @@ describe('OAuth in a headless Chromium', () => {
     await page.fill('#client_secret_authorizationCode', app.clientSecret);
     // Swagger UI styles its scope checkboxes with a label; click the label.
     await page.click('label[for^="user_management:read-authorizationCode-checkbox"]');
-    const oauth2 = page.locator('.auth-container', { has: page.locator('#client_id_authorizationCode') });
+    // The scheme's box, found by its heading (its client_id input is replaced by "******" once authorized).
+    const oauth2 = page.locator('.auth-container', { hasText: 'oauth2 (OAuth2, authorizationCode' });
+    expect(await oauth2.count()).toBe(1);
+    expect(await oauth2.textContent()).toContain('authorizationCode with PKCE');
     await shot(page, '4-docs-authorize-dialog');
+    const tokenRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url() === `${t.issuer}/oauth/token`) tokenRequests.push(request.postData() ?? '');
+    });
     const [popup] = await Promise.all([page.waitForEvent('popup'), oauth2.locator('button.authorize').click()]);
 
     await popup.waitForSelector('#email');
+    // Swagger UI sends a PKCE challenge (initOAuth.usePkceWithAuthorizationCodeGrant).
+    const authorizeRequest = new URL(popup.url());
+    expect(authorizeRequest.pathname).toBe('/oauth/authorize');
+    expect(authorizeRequest.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizeRequest.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authorizeRequest.searchParams.get('redirect_uri')).toBe(`${t.issuer}/docs/oauth2-redirect.html`);
     await popup.fill('#email', 'erin@example.test');
     await popup.fill('#password', PASSWORD);
     await Promise.all([popup.waitForURL(/\/oauth\/authorize\?/), popup.click('button[type=submit]')]);
@@ -132,18 +145,27 @@ describe('OAuth in a headless Chromium', () => {
     await Promise.all([popup.waitForEvent('close'), popup.click('button[value=approve]')]);
 
     // Swagger UI exchanged the code and now offers to log out of the scheme.
-    await oauth2.locator('button.logout').waitFor();
+    await oauth2.getByRole('button', { name: 'Remove authorization' }).waitFor();
     expect(await oauth2.textContent()).toContain('Authorized');
+    // It exchanged the code with the verifier.
+    expect(tokenRequests).toHaveLength(1);
+    expect(new URLSearchParams(tokenRequests[0]).get('code_verifier')).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
     await shot(page, '5-docs-authorized');
     await page.locator('.modal-ux button.close-modal').click();
 
     // The token Swagger UI obtained works: try GET /v2/workspace_members from the page.
-    const operation = page.locator('#operations-Workspace_members-get_v2_workspace_members, [id*="get_v2_workspace_members"]').first();
+    const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/v2/workspace_members"]') });
+    expect(await operation.count()).toBe(1);
     await operation.locator('.opblock-summary').click();
     await operation.locator('.try-out__btn').click();
-    await operation.locator('.execute').click();
-    await operation.locator('.live-responses-table .response-col_status').first().waitFor();
-    expect((await operation.locator('.live-responses-table .response-col_status').first().textContent())?.trim()).toBe('200');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/v2/workspace_members' && r.request().method() === 'GET'),
+      operation.locator('.execute').click(),
+    ]);
+    expect(response.status()).toBe(200);
+    expect(await response.request().headerValue('authorization')).toMatch(/^Bearer wb_/);
+    await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor();
+    expect((await operation.locator('.live-responses-table tbody .response-col_status').first().textContent())?.trim()).toBe('200');
     await page.close();
   });
 });

@@ -19,6 +19,9 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
     .addOAuth2(
       {
         type: 'oauth2',
+        description:
+          'Authorization-code flow with PKCE through this server. Register an app whose redirect URIs include ' +
+          `\`${baseUrl}/docs/oauth2-redirect.html\` (CLI \`app:create\`), then enter its client_id and client_secret here.`,
         flows: {
           authorizationCode: {
             authorizationUrl: `${baseUrl}/oauth/authorize`,
@@ -38,7 +41,12 @@ export function mountSwagger(app: INestApplication, baseUrl: string): void {
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
-    swaggerOptions: { persistAuthorization: true, oauth2RedirectUrl: `${baseUrl}/docs/oauth2-redirect.html` },
+    swaggerOptions: {
+      persistAuthorization: true,
+      oauth2RedirectUrl: `${baseUrl}/docs/oauth2-redirect.html`,
+      // The "Authorize" dialog runs the authorization-code flow with PKCE (S256), as OAuth 2.1 asks of every client.
+      initOAuth: { usePkceWithAuthorizationCodeGrant: true, appName: 'Workbase API docs' },
+    },
     customSiteTitle: 'Workbase API',
   });
 }
