@@ -200,6 +200,140 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
     });
   });
 
+  describe('bad input is a 400 naming the field, never a 500', () => {
+    it('refuses null for every PATCH field instead of failing on the column (null is not "unchanged")', async () => {
+      await createActivity('acme_nullable', 'activities').expect(200);
+      for (const field of ['api_slug', 'singular_noun', 'plural_noun', 'is_archived']) {
+        const res = await patch('/v2/activities/acme_nullable', { data: { [field]: null } });
+        expect([res.status, res.body.code, res.body.message]).toEqual([400, 'validation_type', expect.stringContaining(`data.${field}`)]);
+      }
+      const unchanged = await patch('/v2/activities/acme_nullable', { data: {} }).expect(200);
+      expect(unchanged.body.data).toMatchObject({ api_slug: 'acme_nullable', singular_noun: 'acme_nullable one', plural_noun: 'acme_nullable many', is_archived: false });
+      await patch('/v2/activities/acme_nullable', { data: { api_slug: 'acme_nullable', is_archived: false } }).expect(200);
+      const updates: Array<{ n: string }> = await db().query(
+        `SELECT count(*) AS n FROM event_outbox WHERE workspace_id = $1 AND event_type = 'activity.updated' AND entity_id->>'activity_id' = $2`,
+        [ws.workspaceId, unchanged.body.data.id.activity_id],
+      );
+      expect(Number(updates[0].n)).toBe(0);
+      expect((await patch('/v2/activities/acme_nullable', { data: { colour: 'red' } }).expect(400)).body.message).toContain('data.colour');
+      await patch('/v2/activities/acme_nullable', { data: null }).expect(400);
+      await patch('/v2/activities/acme_nullable', {}).expect(400);
+    });
+
+    it('refuses the NUL character (which PostgreSQL cannot store) in bodies, path and query parameters', async () => {
+      const nul = 'Site\u0000visit';
+      const created = await post('/v2/activities', { data: { api_slug: 'acme_nul', singular_noun: nul, plural_noun: 'Visits', extends: 'activities' } }).expect(400);
+      expect(created.body).toMatchObject({ status_code: 400, code: 'validation_type', message: expect.stringContaining('data.singular_noun') });
+      await createActivity('acme_nul', 'activities').expect(200);
+      expect((await patch('/v2/activities/acme_nul', { data: { plural_noun: nul } }).expect(400)).body.message).toContain('data.plural_noun');
+      for (const path of ['/v2/activities/%00', '/v2/activities/acme%00nul', '/v2/activities/acme_nul%00/attributes', '/v2/activities/%00/records/query']) {
+        const res = path.endsWith('query') ? await post(path, {}) : await get(path);
+        // The attribute routes are shared with objects and lists, where the path parameter is `identifier`.
+        expect([res.status, res.body.message]).toEqual([400, expect.stringMatching(/^(activity|identifier) /)]);
+      }
+      expect((await get('/v2/activities/acme_nul/attributes/time%00stamp').expect(400)).body.message).toContain('attribute');
+      expect((await get('/v2/activities/acme_nul/attributes/timestamp%00/options').expect(400)).body.message).toContain('attribute');
+      const attr = await post('/v2/activities/acme_nul/attributes', attribute('flag', 'text', { title: nul })).expect(400);
+      expect(attr.body.message).toContain('data.title');
+      expect((await get('/v2/activities?show_archived=%00').expect(400)).body.message).toContain('show_archived');
+      expect((await get('/v2/activities/acme_nul').expect(200)).body.data.plural_noun).toBe('acme_nul many');
+    });
+
+    it('answers 404 for identifiers that cannot be an activity, without asking the database to parse them', async () => {
+      for (const key of ['%C3%A9t%C3%A9', 'a'.repeat(64), 'UPPER', '7b0f0bd8-0000-4000-8000-00000000000g', '00000000-0000-0000-0000-000000000000']) {
+        expect((await get(`/v2/activities/${key}`).expect(404)).body.code).toBe('not_found');
+      }
+    });
+
+    it('pages activity attributes with limit 1–1000 and offset ≥ 0; anything else is a 400 naming the parameter', async () => {
+      const all = slugs((await get('/v2/activities/phone_calls/attributes').expect(200)).body.data);
+      expect(slugs((await get('/v2/activities/phone_calls/attributes?limit=3').expect(200)).body.data)).toEqual(all.slice(0, 3));
+      expect(slugs((await get('/v2/activities/phone_calls/attributes?offset=7').expect(200)).body.data)).toEqual(all.slice(7));
+      expect((await get('/v2/activities/phone_calls/attributes?offset=1000000').expect(200)).body.data).toEqual([]);
+      for (const [query, field] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['limit=ten', 'limit'],
+        ['offset=-1', 'offset'],
+        ['offset=abc', 'offset'],
+        ['offset=100000000000000000000', 'offset'],
+        ['show_archived=yes', 'show_archived'],
+      ]) {
+        const res = await get(`/v2/activities/phone_calls/attributes?${query}`);
+        expect([query, res.status, res.body.code, res.body.message.includes(field)]).toEqual([query, 400, 'validation_type', true]);
+      }
+    });
+
+    it('answers 404 for an attribute or option of another workspace, by id', async () => {
+      const theirs: Row = (await get('/v2/activities/phone_calls/attributes/direction', other.token).expect(200)).body.data;
+      const attributeId = (theirs.id as Row).attribute_id as string;
+      await get(`/v2/activities/phone_calls/attributes/${attributeId}`).expect(404);
+      await patch(`/v2/activities/phone_calls/attributes/${attributeId}`, { data: { title: 'Mine' } }).expect(404);
+      await get(`/v2/activities/phone_calls/attributes/${attributeId}/options`).expect(404);
+      const optionId = ((await get('/v2/activities/phone_calls/attributes/direction/options', other.token).expect(200)).body.data[0].id as Row).option_id;
+      await createActivity('acme_optioned', 'activities').expect(200);
+      await post('/v2/activities/acme_optioned/attributes', attribute('mood', 'select')).expect(200);
+      await patch(`/v2/activities/acme_optioned/attributes/mood/options/${optionId}`, { data: { title: 'Stolen' } }).expect(404);
+    });
+
+    it('answers concurrent creates of one slug with one 200 and 409 slug_conflict for the rest', async () => {
+      const responses = await Promise.all(Array.from({ length: 6 }, () => createActivity('acme_racing', 'calls')));
+      expect(responses.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      for (const res of responses.filter((r) => r.status === 409)) expect(res.body.code).toBe('slug_conflict');
+      const rows: Array<{ n: string }> = await db().query(`SELECT count(*) AS n FROM activities WHERE workspace_id = $1 AND api_slug = 'acme_racing'`, [ws.workspaceId]);
+      expect(Number(rows[0].n)).toBe(1);
+    });
+  });
+
+  describe('archived activities', () => {
+    it('stay addressable by slug and UUID with their attributes and records, until deleted', async () => {
+      const id = (await createActivity('acme_shelved', 'calls').expect(200)).body.data.id.activity_id;
+      const before = (await post('/v2/activities/acme_shelved/records', { data: { values: { timestamp: '2026-04-01T10:00:00Z' } } }).expect(200)).body.data.id.record_id;
+      await patch(`/v2/activities/${id}`, { data: { is_archived: true } }).expect(200);
+      expect((await get('/v2/activities/acme_shelved/attributes').expect(200)).body.data.length).toBeGreaterThan(0);
+      await get(`/v2/activities/acme_shelved/records/${before}`).expect(200);
+      await post(`/v2/activities/${id}/records`, { data: { values: { timestamp: '2026-04-02T10:00:00Z' } } }).expect(200);
+      expect((await post('/v2/activities/acme_shelved/records/query', {}).expect(200)).body.data).toHaveLength(2);
+      await patch('/v2/activities/acme_shelved', { data: { api_slug: 'acme_shelved_2024' } }).expect(200);
+      await del('/v2/activities/acme_shelved_2024').expect(200);
+      const left: Array<{ n: string }> = await db().query(`SELECT count(*) AS n FROM records WHERE workspace_id = $1 AND container_id = $2`, [ws.workspaceId, id]);
+      expect(Number(left[0].n)).toBe(0);
+    });
+
+    it('renaming or archiving does not wait for record writes in flight; DELETE waits for them', async () => {
+      const id = (await createActivity('acme_busy', 'calls').expect(200)).body.data.id.activity_id;
+      const writer = db().createQueryRunner();
+      await writer.connect();
+      const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
+      let deletion: Promise<{ status: number }> | undefined;
+      try {
+        await writer.startTransaction();
+        // The lock a record write holds on its activity until it commits.
+        await writer.query(`SELECT id FROM activities WHERE workspace_id = $1 AND id = $2 FOR KEY SHARE`, [ws.workspaceId, id]);
+        const renamed = await within(patch(`/v2/activities/${id}`, { data: { singular_noun: 'Busy call', is_archived: true } }).then((res) => res.status), 5_000);
+        expect(renamed).toBe(200);
+        deletion = del(`/v2/activities/${id}`).then((res) => res);
+        expect(await within(deletion, 500)).toBe('pending');
+      } finally {
+        await writer.commitTransaction();
+        await writer.release();
+      }
+      expect((await deletion!).status).toBe(200);
+      await get(`/v2/activities/${id}`).expect(404);
+    });
+
+    it('a DELETE racing record writes leaves no record behind: each write either lands before it or is a 404', async () => {
+      const id = (await createActivity('acme_raced', 'activities').expect(200)).body.data.id.activity_id;
+      const writes = Array.from({ length: 12 }, (_, i) => post('/v2/activities/acme_raced/records', { data: { values: { timestamp: `2026-05-01T10:${String(i).padStart(2, '0')}:00Z` } } }));
+      const deletion = del('/v2/activities/acme_raced');
+      const [deleted, ...written] = await Promise.all([deletion, ...writes]);
+      expect(deleted.status).toBe(200);
+      for (const res of written) expect([200, 404]).toContain(res.status);
+      const left: Array<{ n: string }> = await db().query(`SELECT count(*) AS n FROM records WHERE workspace_id = $1 AND container_id = $2`, [ws.workspaceId, id]);
+      expect(Number(left[0].n)).toBe(0);
+    });
+  });
+
   describe('schemas: inherited attributes', () => {
     const expected: Record<string, string[]> = {
       activities: ['record_id', 'created_at', 'created_by', 'timestamp', 'linked_records'],

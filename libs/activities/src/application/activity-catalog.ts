@@ -79,7 +79,15 @@ export class ActivityCatalog {
           throw new ConflictError('slug_conflict', `An activity with slug "${input.apiSlug}" already exists.`);
         }
       }
-      await this.activities.update(workspaceId, activity.id, input);
+      const changes = {
+        apiSlug: changed(input.apiSlug, activity.apiSlug),
+        singularNoun: changed(input.singularNoun, activity.singularNoun),
+        pluralNoun: changed(input.pluralNoun, activity.pluralNoun),
+        isArchived: changed(input.isArchived, activity.isArchived),
+      };
+      // Nothing to change (`{data: {}}` or the current values): no write, no `activity.updated`.
+      if (Object.values(changes).every((value) => value === undefined)) return activity;
+      await this.activities.update(workspaceId, activity.id, changes);
       const updated = await this.get(workspaceId, activity.id);
       await this.outbox.record(activityEvent('activity.updated', workspaceId, activity.id, updated.apiSlug, actor));
       return updated;
@@ -95,6 +103,10 @@ export class ActivityCatalog {
       await this.outbox.record(activityEvent('activity.deleted', workspaceId, activity.id, activity.apiSlug, actor));
     });
   }
+}
+
+function changed<T>(given: T | undefined, current: T): T | undefined {
+  return given === undefined || given === current ? undefined : given;
 }
 
 export function toContainer(activity: Activity): Container {
