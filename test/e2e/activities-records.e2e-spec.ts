@@ -88,6 +88,30 @@ describe('activity records', () => {
       expect((await patch(`${records}/${emptied}`, { data: { values: { timestamp: null } } }).expect(400)).body.code).toBe('missing_value');
     });
 
+    it('refuses the NUL character anywhere in values, references, filters and matching_attribute with a 400 naming the field', async () => {
+      const nul = 'a\u0000b';
+      const cases: Array<[() => ReturnType<typeof post>, string]> = [
+        [() => create({ timestamp: at(1), note: nul }), 'data.values.note'],
+        [() => create({ timestamp: at(1), direction: nul }), 'data.values.direction'],
+        [() => create({ timestamp: at(1), tags: ['A', nul] }), 'data.values.tags[1]'],
+        [() => create({ timestamp: at(1), participants: [{ target_object: nul, target_record_id: '7b0f0bd8-0000-4000-8000-000000000000' }] }), 'data.values.participants[0].target_object'],
+        [() => create({ timestamp: at(1), participants: [{ target_object: 'people', email_addresses: [{ email_address: `x${nul}@example.com` }] }] }), 'data.values.participants[0].email_addresses[0].email_address'],
+        [() => create({ timestamp: at(1), participants: [{ target_object: 'people', target_record_reference: { attribute: 'job_title', value: nul } }] }), 'target_record_reference.value'],
+        [() => put(`${records}?matching_attribute=ext${encodeURIComponent('\u0000')}`, { data: { values: { timestamp: at(1) } } }), 'matching_attribute'],
+        [() => post(`${records}/query`, { filter: { note: nul } }), 'filter.note'],
+        [() => post(`${records}/query`, { filter: { direction: { $eq: nul } } }), 'filter.direction.$eq'],
+        [() => post(`${records}/query`, { filter: { path: [['acme_calls', 'participants'], [nul, 'name']], constraints: { full_name: 'x' } } }), 'filter.path[1][0]'],
+        [() => post(`${records}/query`, { sorts: [{ direction: 'asc', attribute: nul }] }), 'sorts[0].attribute'],
+      ];
+      for (const [send, field] of cases) {
+        const res = await send();
+        expect([field, res.status, res.body.code, res.body.message]).toEqual([field, 400, 'validation_type', expect.stringContaining(field)]);
+      }
+      const id = (await create({ timestamp: at(1), note: 'clean' }).expect(200)).body.data.id.record_id;
+      expect((await patch(`${records}/${id}`, { data: { values: { note: nul } } }).expect(400)).body.message).toContain('data.values.note');
+      expect((await get(`${records}/${id}`).expect(200)).body.data.values.note[0].value).toBe('clean');
+    });
+
     it('addresses records by UUID only; unknown and foreign ids are 404', async () => {
       const mine = (await create({ timestamp: at(4) }).expect(200)).body.data.id.record_id;
       expect((await get(`${records}/not-a-uuid`).expect(404)).body.code).toBe('not_found');
@@ -103,6 +127,35 @@ describe('activity records', () => {
       }
       await get(`/v2/activities/acme_calls/records/${mine}`, other.token).expect(404);
       expect((await get(`/v2/activities/phone_calls/records/${theirs}`, other.token).expect(200)).body.data.values.duration).toEqual([]);
+    });
+
+    it('accepts the activity UUID in place of its slug on every record endpoint', async () => {
+      const base = `/v2/activities/${activityId}/records`;
+      const created = await post(base, { data: { values: { timestamp: at(20), tags: ['A'] } } }).expect(200);
+      const id = created.body.data.id.record_id;
+      expect(created.body.data.id).toEqual({ workspace_id: ws.workspaceId, activity_id: activityId, record_id: id });
+      expect(titles((await patch(`${base}/${id}`, { data: { values: { tags: ['B'] } } }).expect(200)).body.data.values, 'tags')).toEqual(['A', 'B']);
+      expect(titles((await put(`${base}/${id}`, { data: { values: { tags: ['C'] } } }).expect(200)).body.data.values, 'tags')).toEqual(['C']);
+      const upserted = await put(`${base}?matching_attribute=external_id`, { data: { values: { external_id: 'by-uuid', timestamp: at(20) } } }).expect(200);
+      expect((await put(`${base}?matching_attribute=external_id`, { data: { values: { external_id: 'by-uuid', note: 'again' } } }).expect(200)).body.data.id.record_id).toBe(upserted.body.data.id.record_id);
+      expect((await post(`${base}/query`, { filter: { external_id: 'by-uuid' } }).expect(200)).body.data).toHaveLength(1);
+      await get(`${base}/${id}`).expect(200);
+      await del(`${base}/${id}`).expect(200);
+      await get(`${records}/${id}`).expect(404);
+      await del(`${base}/${upserted.body.data.id.record_id}`).expect(200);
+    });
+
+    it('answers 404, not 400, for a record_id that is not a UUID (a record has no slug), on every method', async () => {
+      for (const key of ['acme', 'phone_calls', '12345', '7b0f0bd8-0000-4000-8000-00000000000g']) {
+        for (const res of [
+          await get(`${records}/${key}`),
+          await patch(`${records}/${key}`, { data: { values: { duration: 1 } } }),
+          await put(`${records}/${key}`, { data: { values: { duration: 1 } } }),
+          await del(`${records}/${key}`),
+        ]) {
+          expect([res.status, res.body.code]).toEqual([404, 'not_found']);
+        }
+      }
     });
   });
 
@@ -207,6 +260,24 @@ describe('activity records', () => {
       const tooMany = await create({ timestamp: at(10), participants: [{ target_object: 'people', target_record_reference: { attribute: 'job_title', value: 'Pilot', if_multiple_matches: 'match_all' } }] }).expect(400);
       expect(tooMany.body.message).toContain('50');
     });
+
+    it("never resolves a reference, matching value or matching_attribute to another workspace's data", async () => {
+      const theirPerson = (await post('/v2/objects/people/records', { data: { values: { name: 'Other, Olga', email_addresses: ['olga@other.test'] } } }, other.token).expect(200)).body.data.id.record_id;
+      const byId = await create({ timestamp: at(9), participants: [{ target_object: 'people', target_record_id: theirPerson }] }).expect(400);
+      expect(byId.body).toMatchObject({ code: 'value_not_found', message: expect.stringContaining(theirPerson) });
+      const byEmail = await create({ timestamp: at(9), participants: [{ target_object: 'people', email_addresses: ['olga@other.test'] }] }).expect(400);
+      expect(byEmail.body).toMatchObject({ code: 'value_not_found', message: expect.stringContaining('olga@other.test') });
+      const theirPeople = (await get('/v2/objects/people', other.token).expect(200)).body.data.id.object_id;
+      expect((await create({ timestamp: at(9), linked_records: [{ target_object: theirPeople, target_record_id: theirPerson }] }).expect(400)).body.code).toBe('value_not_found');
+      await post('/v2/activities', { data: { api_slug: 'acme_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } }, other.token).expect(200);
+      await post('/v2/activities/acme_calls/attributes', { data: { title: 'ext', api_slug: 'external_id', type: 'text', is_required: false, is_unique: true, is_multiselect: false, config: {} } }, other.token).expect(200);
+      const theirAttribute = (await get('/v2/activities/acme_calls/attributes/external_id', other.token).expect(200)).body.data.id.attribute_id;
+      const upsert = await put(`${records}?matching_attribute=${theirAttribute}`, { data: { values: { external_id: 'x', timestamp: at(9) } } }).expect(400);
+      expect(upsert.body).toMatchObject({ code: 'value_not_found', message: expect.stringContaining(theirAttribute) });
+      expect((await create({ timestamp: at(9), [theirAttribute]: 'x' }).expect(400)).body.message).toContain(theirAttribute);
+      const theirRecord = (await post('/v2/activities/acme_calls/records', { data: { values: { timestamp: at(9) } } }, other.token).expect(200)).body.data.id.record_id;
+      expect((await post(`${records}/query`, { filter: { record_id: theirRecord } }).expect(200)).body.data).toEqual([]);
+    });
   });
 
   describe('upsert', () => {
@@ -256,7 +327,13 @@ describe('activity records', () => {
       const page = await post('/v2/activities/acme_bulk/records/query', { limit: 10, offset: 5 }).expect(200);
       expect(page.body.data.map((r: { id: Row }) => r.id.record_id)).toEqual(first.body.data.slice(5, 15).map((r: { id: Row }) => r.id.record_id));
       expect(Object.keys(page.body.data[0]).sort()).toEqual(['created_at', 'created_by', 'id', 'values']);
-      for (const bad of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'ten' }]) await post('/v2/activities/acme_bulk/records/query', bad).expect(400);
+      expect((await post('/v2/activities/acme_bulk/records/query', { offset: 600 }).expect(200)).body.data).toEqual([]);
+      expect((await post('/v2/activities/acme_bulk/records/query', { limit: 1000 }).expect(200)).body.data).toHaveLength(501);
+      for (const bad of [{ limit: 0 }, { limit: 1001 }, { limit: 1.5 }, { limit: 'ten' }, { offset: -1 }, { offset: 0.5 }, { offset: '5' }, { offset: 1e20 }, { offset: 2 ** 63 }]) {
+        const res = await post('/v2/activities/acme_bulk/records/query', bad);
+        const field = Object.keys(bad)[0];
+        expect([JSON.stringify(bad), res.status, res.body.code, res.body.message.includes(field)]).toEqual([JSON.stringify(bad), 400, 'validation_type', true]);
+      }
     });
 
     it('filters and sorts like object record queries', async () => {
@@ -292,6 +369,36 @@ describe('activity records', () => {
       expect(titles(final, 'tags').sort()).toEqual(['A', ...committed].sort());
       const rows: Array<{ n: string }> = await db().query(`SELECT count(*) AS n FROM event_outbox WHERE workspace_id = $1 AND event_type LIKE 'activity-record.%' AND entity_id->>'record_id' = $2`, [ws.workspaceId, id]);
       expect(Number(rows[0].n)).toBe(1);
+    });
+
+    it('answers 409 concurrent_write_conflict at once, for PATCH, PUT, upsert and DELETE, while another transaction writes the record', async () => {
+      const id = (await create({ timestamp: at(21), external_id: 'locked-1', tags: ['A'], note: 'before' }).expect(200)).body.data.id.record_id;
+      const holder = db().createQueryRunner();
+      await holder.connect();
+      try {
+        await holder.startTransaction();
+        // What a concurrent write of the record holds until it commits.
+        await holder.query(`SELECT id FROM records WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [ws.workspaceId, id]);
+        const started = Date.now();
+        for (const res of [
+          await patch(`${records}/${id}`, { data: { values: { note: 'patched' } } }),
+          await put(`${records}/${id}`, { data: { values: { tags: ['B'] } } }),
+          await put(`${records}?matching_attribute=external_id`, { data: { values: { external_id: 'locked-1', note: 'upserted' } } }),
+          await del(`${records}/${id}`),
+        ]) {
+          expect([res.status, res.body]).toEqual([409, { status_code: 409, type: 'invalid_request_error', code: 'concurrent_write_conflict', message: expect.stringContaining(id) }]);
+        }
+        expect(Date.now() - started).toBeLessThan(5_000);
+        // Reads do not wait either.
+        expect((await get(`${records}/${id}`).expect(200)).body.data.values.note[0].value).toBe('before');
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      const after = (await get(`${records}/${id}`).expect(200)).body.data.values;
+      expect([after.note[0].value, titles(after, 'tags')]).toEqual(['before', ['A']]);
+      expect((await patch(`${records}/${id}`, { data: { values: { note: 'patched' } } }).expect(200)).body.data.values.note[0].value).toBe('patched');
+      await del(`${records}/${id}`).expect(200);
     });
 
     it('serialises concurrent upserts of one value into one record', async () => {
@@ -337,7 +444,7 @@ describe('activity records', () => {
           const res = await call();
           expect([res.status, res.body.message]).toEqual([403, expect.stringContaining(scope === SCOPES.activityRecordRead ? 'activity_record:read-write' : scope)]);
         }
-        expect((await del(`${records}/${id}`, token).expect(403)).body.type).toBe('auth_error');
+        expect((await del(`${records}/${id}`, token).expect(403)).body).toMatchObject({ type: 'auth_error', message: expect.stringContaining(scope === SCOPES.activityRecordRead ? 'activity_record:read-write' : scope) });
       }
       const exact = await t.tokenFor(ws.workspaceId, WRITES);
       for (const call of calls(exact)) expect((await call()).status).toBe(200);
@@ -363,6 +470,12 @@ describe('activity records', () => {
         expect(row.actor).toEqual({ type: 'api-token', id: expect.any(String) });
         expect(row.payload).toEqual({ api_slug: 'acme_calls' });
       }
+      const phoneCall = (await post('/v2/activities/phone_calls/records', { data: { values: { timestamp: at(19), direction: 'Inbound' } } }).expect(200)).body.data.id;
+      const system: Array<{ event_type: string; entity_id: Row; payload: Row }> = await db().query(
+        `SELECT event_type, entity_id, payload FROM event_outbox WHERE workspace_id = $1 AND entity_id->>'record_id' = $2`,
+        [ws.workspaceId, phoneCall.record_id],
+      );
+      expect(system).toEqual([{ event_type: 'activity-record.created', entity_id: phoneCall, payload: { api_slug: 'phone_calls' } }]);
       const updated: Array<{ n: string }> = await db().query(`SELECT count(*) AS n FROM event_outbox WHERE event_type = 'activity-record.updated'`);
       expect(Number(updated[0].n)).toBe(0);
     });
