@@ -1,0 +1,150 @@
+/**
+ * `GET /v2/self` through the whole service (Nest, passport, guards, throttler off, pino) against
+ * a bare express + `pg` handler that does the same work: hash the bearer token, run the same
+ * indexed lookup, answer the same JSON. The ratio is the price of the framework layers.
+ *
+ *   npm run bench:self                  (embedded PostgreSQL in a temp dir; or set DATABASE_URL)
+ *   BENCH_DURATION=20 BENCH_CONNECTIONS=50 npm run bench:self
+ *
+ * autocannon runs as a child process so that the load generator does not share the servers'
+ * event loop (it still shares the machine's cores, as noted in RESULTS.md).
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import express from 'express';
+import { Pool } from 'pg';
+import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
+import { loadConfig } from '@workbase/shared/config';
+import { createLogger } from '@workbase/shared/http';
+import { ALL_SCOPES } from '@workbase/shared/kernel';
+import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
+import { createApp } from '../apps/api/src/app.factory';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+
+interface Load {
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+function autocannon(url: string, token: string, seconds: number): Promise<Load> {
+  const bin = path.resolve(__dirname, '../node_modules/autocannon/autocannon.js');
+  const args = [bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', `Authorization=Bearer ${token}`, url];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(error);
+      const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+      resolve({ requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+    });
+  });
+}
+
+/** The same lookup and answer as TokenIntrospectionQuery, with nothing around it. */
+function bareServer(pool: Pool, issuer: string): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.get('/v2/self', async (req, res) => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!token) return void res.json({ active: false });
+    const hash = createHash('sha256').update(token, 'utf8').digest();
+    const { rows } = await pool.query(
+      `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.authorized_by_member_id, m.access_level,
+              t.issued_at, t.expires_at, w.name AS workspace_name, w.slug AS workspace_slug, w.logo_url AS workspace_logo_url
+         FROM api_tokens t
+         JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
+         JOIN workspaces w ON w.id = t.workspace_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now()) AND m.state = 'active'`,
+      [hash],
+    );
+    const grant = rows[0];
+    if (!grant) return void res.json({ active: false });
+    const clientId = grant.client_id ?? grant.id;
+    res.json({
+      active: true,
+      scope: grant.scopes.join(' '),
+      client_id: clientId,
+      token_type: 'Bearer',
+      exp: grant.expires_at ? Math.floor(grant.expires_at.getTime() / 1000) : null,
+      iat: Math.floor(grant.issued_at.getTime() / 1000),
+      sub: grant.workspace_id,
+      aud: clientId,
+      iss: issuer,
+      authorized_by_workspace_member_id: grant.authorized_by_member_id,
+      workspace_id: grant.workspace_id,
+      workspace_name: grant.workspace_name,
+      workspace_slug: grant.workspace_slug,
+      workspace_logo_url: grant.workspace_logo_url,
+    });
+  });
+  return app;
+}
+
+async function listen(app: express.Express): Promise<{ server: Server; url: string }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v2/self` }));
+  });
+}
+
+async function main(): Promise<void> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopCluster: () => Promise<void> = async () => undefined;
+  let dataDir: string | undefined;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-self-'));
+    chmodSync(dataDir, 0o755);
+    const cluster = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+    adminUrl = cluster.url;
+    stopCluster = cluster.stop;
+  }
+  await ensureDatabase(adminUrl, 'workbase_bench_self');
+  const url = withDatabase(adminUrl, 'workbase_bench_self');
+  await runMigrations(url);
+
+  const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false', DB_POOL_SIZE: '10' });
+  const app = await createApp(config, url, createLogger('warn'));
+  await app.listen(0, '127.0.0.1');
+  const serviceUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/v2/self`;
+  const ws = await app.get(CreateWorkspaceUseCase).execute({ name: 'Bench', slug: `bench-self-${Date.now()}`, adminEmail: 'bench@example.com' });
+  const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
+
+  const pool = new Pool({ connectionString: url, max: 10 });
+  const bare = await listen(bareServer(pool, config.tokenIssuer));
+
+  // Both must answer the same body, or the comparison means nothing.
+  const [fromService, fromBare] = await Promise.all([serviceUrl, bare.url].map(async (u) => (await fetch(u, { headers: { Authorization: `Bearer ${token}` } })).json()));
+  if (JSON.stringify(fromService) !== JSON.stringify(fromBare)) throw new Error(`bodies differ:\n${JSON.stringify(fromService)}\n${JSON.stringify(fromBare)}`);
+
+  const results: Record<string, Load> = {};
+  for (const [name, target] of [['Workbase (Nest + express)', serviceUrl], ['bare express + pg', bare.url]] as const) {
+    await autocannon(target, token, WARMUP);
+    results[name] = await autocannon(target, token, DURATION);
+  }
+  const [service, baseline] = [results['Workbase (Nest + express)'], results['bare express + pg']];
+  process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up\n\n`);
+  process.stdout.write('| server | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|\n');
+  for (const [name, load] of Object.entries(results)) {
+    process.stdout.write(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50} | ${load.p99} | ${load.non2xx} | ${load.errors} |\n`);
+  }
+  process.stdout.write(`\nthroughput ratio (Workbase / bare): ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}\n`);
+
+  await new Promise((resolve) => bare.server.close(resolve));
+  await pool.end();
+  await app.close();
+  await stopCluster();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
