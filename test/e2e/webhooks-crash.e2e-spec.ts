@@ -15,7 +15,8 @@ async function startWorkerProcess(t: TestApp): Promise<ChildProcess> {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(() => output.includes('webhook worker running') || child.exitCode !== null, 30_000, 'the worker process');
+  // Generous: a cold start transpiles the worker's whole module graph, slow on a loaded 2-core box.
+  await waitFor(() => output.includes('webhook worker running') || child.exitCode !== null, 90_000, 'the worker process');
   if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
   return child;
 }
@@ -51,19 +52,19 @@ describe('webhook worker crash (e2e)', () => {
     await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
     const members: string[] = [];
     for (let i = 0; i < 10; i++) members.push(await createMemberEvent(t, ws.workspaceId));
-    await waitFor(() => rx.requests.length >= 1, 20_000, 'the first request');
+    await waitFor(() => rx.requests.length >= 1, 60_000, 'the first request');
     await exited;
     const inFlightId = rx.requests[0].headers['webhook-id'];
     for (let i = 0; i < 5; i++) members.push(await createMemberEvent(t, ws.workspaceId)); // committed while no worker runs
 
     const restarted = await startWorkerProcess(t);
     children.push(restarted);
-    await waitFor(() => new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id)).size >= members.length, 40_000, 'every event');
+    await waitFor(() => new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id)).size >= members.length, 90_000, 'every event');
     const accepted = new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id));
     expect(accepted).toEqual(new Set(members));
     expect(rx.accepted.some((r) => r.headers['webhook-id'] === inFlightId)).toBe(true);
     restarted.kill('SIGTERM');
     await new Promise<void>((resolve) => (restarted.exitCode !== null ? resolve() : restarted.once('exit', () => resolve())));
     expect(restarted.exitCode === 0 || restarted.signalCode === 'SIGTERM').toBe(true);
-  });
+  }, 300_000); // two cold starts of a worker process
 });

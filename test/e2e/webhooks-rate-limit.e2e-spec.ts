@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
 import type { INestApplicationContext } from '@nestjs/common';
 import { WebhookWorker } from '@workbase/webhooks';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { DeliveryAttempts } from '../../libs/webhooks/src/application/delivery-attempts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
+import { createMemberEvent, createWebhook, deliveryRows, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, uniqueDeliveries, waitFor, waitForFanOut } from './webhooks.helpers';
 
 const RATE = 10;
 const BURST = 2;
@@ -52,5 +54,34 @@ describe('webhook delivery rate limit (e2e)', () => {
     expect(busiest).toBeLessThanOrEqual(RATE + BURST + Math.ceil(RATE / 2));
     expect(attemptsA).toHaveBeenCalled();
     expect(attemptsB).toHaveBeenCalled();
+  });
+
+  it('does not count events filtered out by a subscription against the endpoint rate', async () => {
+    const filtered = await startReceiver();
+    try {
+      const hook = await createWebhook(t, ws.token, filtered.url, [
+        { event_type: 'activity-record.created', filter: { $and: [{ field: 'api_slug', operator: 'equals', value: 'site_visits' }] } },
+      ]);
+      const event = (slug: string) => ({
+        eventType: 'activity-record.created',
+        workspaceId: ws.workspaceId,
+        id: { workspace_id: ws.workspaceId, activity_id: randomUUID(), record_id: randomUUID() },
+        actor: { type: 'system' as const, id: null },
+        payload: { api_slug: slug },
+      });
+      // 60 events of other activities around 2 wanted ones: at 10/s they alone would take 6 s.
+      await recordEvents(t, ...Array.from({ length: 30 }, () => event('phone_calls')), event('site_visits'), ...Array.from({ length: 30 }, () => event('emails')), event('site_visits'));
+      await waitForFanOut(t);
+      expect(await deliveryRows(t, hook.id)).toHaveLength(2);
+      await waitFor(() => filtered.accepted.length >= 2, 10_000, 'the two wanted events');
+      const [{ n }] = (await t.app.get(DataSource).query(
+        `SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.workspace_id = a.workspace_id AND d.id = a.delivery_id WHERE d.webhook_id = $1`,
+        [hook.id],
+      )) as Array<{ n: number }>;
+      expect(n).toBe(2);
+      expect(uniqueDeliveries(filtered.requests).map((r) => (JSON.parse(r.body) as { events: Array<{ api_slug: string }> }).events[0].api_slug)).toEqual(['site_visits', 'site_visits']);
+    } finally {
+      await filtered.close();
+    }
   });
 });
