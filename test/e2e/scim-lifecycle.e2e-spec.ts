@@ -8,7 +8,6 @@ const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
 type Body = Record<string, unknown>;
 

@@ -174,6 +174,14 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
       expectScimError(await t.http().get('/scim/v2/Users?startIndex=1.5').set(h()), 400, 'invalidValue');
     });
 
+    it('query parameter names are case-insensitive and unknown ones are ignored; a repeated one is 400', async () => {
+      expect(await page('STARTINDEX=3&Count=1&cachebuster=123&$top=5')).toMatchObject({ totalResults: 105, startIndex: 3, itemsPerPage: 1 });
+      expect((await page(`Filter=${encodeURIComponent('userName eq "user001@example.com"')}`)).Resources[0].id).toBe(userIds[2]);
+      expect((await t.http().get(`/scim/v2/Users/${userIds[1]}?ATTRIBUTES=userName&foo=bar`).set(h()).expect(200)).body).toEqual({ schemas: [USER], id: userIds[1], userName: 'user000@example.com' });
+      expectScimError(await t.http().get('/scim/v2/Users?filter=userName%20pr&filter=id%20pr').set(h()), 400, 'invalidFilter');
+      expectScimError(await t.http().get('/scim/v2/Users?count=1&count=2').set(h()), 400, 'invalidValue');
+    });
+
     it('groups page the same way, with the paging fields as integers', async () => {
       const body = (await t.http().get('/scim/v2/Groups?startIndex=1&count=1').set(h()).expect(200)).body;
       expect(body).toMatchObject({ totalResults: 1, startIndex: 1, itemsPerPage: 1 });
@@ -287,6 +295,13 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
         .send({ schemas: [PATCH], Operations: [{ op: 'replace', path: 'name.familyName', value: 'Slash' }] })
         .expect(200);
     });
+  });
+
+  it('OpenAPI documents the SCIM query parameters', async () => {
+    const doc = (await t.http().get('/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+    const names = (path: string, method: string) => (doc.paths[path][method].parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+    expect(names('/scim/v2/Users', 'get')).toEqual(expect.arrayContaining(['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes']));
+    expect(names('/scim/v2/Groups/{workspace_team_id}', 'get')).toEqual(['attributes', 'excludedAttributes']);
   });
 
   describe('scopes and workspace isolation', () => {

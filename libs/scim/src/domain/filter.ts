@@ -47,9 +47,11 @@ interface Token {
 
 const MAX_FILTER_LENGTH = 4096;
 const MAX_DEPTH = 32;
-const WORD = /[A-Za-z_$][A-Za-z0-9_$:.\-]*/y;
-const SUB = /\.[A-Za-z_$][A-Za-z0-9_$\-]*/y;
+const WORD = /[A-Za-z_$][A-Za-z0-9_$:.-]*/y;
+const SUB = /\.[A-Za-z_$][A-Za-z0-9_$-]*/y;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+// A JSON string; control characters (below U+0020) must be escaped.
+// eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 
 function invalid(message: string): Error {
@@ -111,7 +113,7 @@ export function parseAttrPath(text: string): AttrPath {
     rest = text.slice(cut + 1);
   }
   const parts = rest.split('.');
-  if (parts.length > 2 || parts.some((part) => !/^[A-Za-z_$][A-Za-z0-9_$\-]*$/.test(part))) {
+  if (parts.length > 2 || parts.some((part) => !/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(part))) {
     throw invalid(`"${text}" is not an attribute path`);
   }
   return { urn, name: parts[0].toLowerCase(), sub: parts[1]?.toLowerCase() ?? null, text };

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
@@ -11,7 +11,7 @@ import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
 import { ScimOperation } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { listParam, pageOf, ScimListQuery, ScimResourceQuery } from './scim-list.query';
+import { ApiScimListQuery, ApiScimResourceQuery, listParam, pageOf, ScimListParams, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.query';
 import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
 
 const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };
@@ -34,7 +34,8 @@ export class ScimGroupsController {
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'List groups (teams)', description: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' })
   @ApiOkResponse({ type: ScimListResponse })
-  async list(@CurrentAuth() auth: AuthContext, @Query() query: ScimListQuery): Promise<ScimListResponse> {
+  @ApiScimListQuery()
+  async list(@CurrentAuth() auth: AuthContext, @ScimListParams() query: ScimListQuery): Promise<ScimListResponse> {
     return this.search(auth, query.filter, query.startIndex, query.count, query.attributes, query.excludedAttributes);
   }
 
@@ -71,7 +72,8 @@ export class ScimGroupsController {
   @ApiOperation({ summary: 'Get a group (team)' })
   @ApiParam(GROUP_ID)
   @ApiOkResponse({ type: ScimGroupResource })
-  async get(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Query() query: ScimResourceQuery): Promise<unknown> {
+  @ApiScimResourceQuery()
+  async get(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
     const view = await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes));
     return this.present(view, query);
   }
@@ -83,7 +85,8 @@ export class ScimGroupsController {
   @ApiParam(GROUP_ID)
   @ApiBody(GROUP_BODY)
   @ApiOkResponse({ type: ScimGroupResource })
-  async replace(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Body() body: unknown, @Query() query: ScimResourceQuery): Promise<unknown> {
+  @ApiScimResourceQuery()
+  async replace(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Body() body: unknown, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
     return this.present(await this.groups.replace(auth.workspaceId, teamId, body), query);
   }
 
@@ -99,11 +102,12 @@ export class ScimGroupsController {
   @ApiBody({ type: ScimPatchRequest })
   @ApiNoContentResponse({ description: 'Updated' })
   @ApiOkResponse({ type: ScimGroupResource, description: 'Updated, when attributes or excludedAttributes was given' })
+  @ApiScimResourceQuery()
   async patch(
     @CurrentAuth() auth: AuthContext,
     @Param('workspace_team_id') teamId: string,
     @Body() body: unknown,
-    @Query() query: ScimResourceQuery,
+    @ScimResourceParams() query: ScimResourceQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     const view = await this.groups.patch(auth.workspaceId, teamId, body);

@@ -1,58 +1,71 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { scimBadRequest } from '../../domain/scim-error';
 
 export const MAX_COUNT = 100;
 
 /** Query parameters of a SCIM list (RFC 7644 §3.4.2). Out-of-range paging values are clamped, as the RFC says. */
-export class ScimListQuery {
-  @ApiPropertyOptional({ description: 'SCIM filter (RFC 7644 §3.4.2.2), e.g. userName eq "ada@example.com"' })
-  @IsOptional()
-  @IsString()
-  filter?: string;
-
-  @ApiPropertyOptional({ description: '1-based index of the first result; values below 1 read as 1', default: 1 })
-  @IsOptional()
-  @IsString()
-  startIndex?: string;
-
-  @ApiPropertyOptional({ description: `Page size, at most ${MAX_COUNT} (larger values are capped); 0 returns only totalResults`, default: MAX_COUNT })
-  @IsOptional()
-  @IsString()
-  count?: string;
-
-  @ApiPropertyOptional({ description: 'Comma-separated attributes to return (id and schemas always are)' })
-  @IsOptional()
-  @IsString()
-  attributes?: string;
-
-  @ApiPropertyOptional({ description: 'Comma-separated attributes to leave out, e.g. members' })
-  @IsOptional()
-  @IsString()
-  excludedAttributes?: string;
-
-  @ApiPropertyOptional({ description: 'Accepted and ignored: results are always in creation order (sorting is not supported)' })
-  @IsOptional()
-  @IsString()
-  sortBy?: string;
-
-  @ApiPropertyOptional({ description: 'Accepted and ignored', enum: ['ascending', 'descending'] })
-  @IsOptional()
-  @IsString()
-  sortOrder?: string;
+export interface ScimListQuery {
+  readonly filter?: string;
+  readonly startIndex?: string;
+  readonly count?: string;
+  readonly attributes?: string;
+  readonly excludedAttributes?: string;
 }
 
 /** Query parameters of a single-resource read or write. */
-export class ScimResourceQuery {
-  @ApiPropertyOptional({ description: 'Comma-separated attributes to return (id and schemas always are)' })
-  @IsOptional()
-  @IsString()
-  attributes?: string;
+export interface ScimResourceQuery {
+  readonly attributes?: string;
+  readonly excludedAttributes?: string;
+}
 
-  @ApiPropertyOptional({ description: 'Comma-separated attributes to leave out, e.g. members' })
-  @IsOptional()
-  @IsString()
-  excludedAttributes?: string;
+const LIST_PARAMS = {
+  filter: { description: 'SCIM filter (RFC 7644 §3.4.2.2), e.g. userName eq "ada@example.com"' },
+  startIndex: { description: '1-based index of the first result; values below 1 read as 1', schema: { type: 'integer', default: 1 } },
+  count: { description: `Page size, at most ${MAX_COUNT} (larger values are capped); 0 returns only totalResults`, schema: { type: 'integer', default: MAX_COUNT } },
+  attributes: { description: 'Comma-separated attributes to return (id and schemas always are)' },
+  excludedAttributes: { description: 'Comma-separated attributes to leave out, e.g. members' },
+  sortBy: { description: 'Accepted and ignored: results are always in creation order (sorting is not supported)' },
+  sortOrder: { description: 'Accepted and ignored', enum: ['ascending', 'descending'] },
+} as const;
+const RESOURCE_PARAMS = ['attributes', 'excludedAttributes'] as const;
+
+/**
+ * Reads SCIM query parameters leniently, as identity providers need: names case-insensitive
+ * (`startindex`), unknown parameters ignored (a cache-buster must not fail a sync), each value at
+ * most once. Unlike the REST API's DTOs, nothing here is refused for being unknown.
+ */
+function readParams(raw: unknown, names: readonly string[]): Record<string, string> {
+  const wanted = new Map(names.map((name) => [name.toLowerCase(), name]));
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    const name = wanted.get(key.toLowerCase());
+    if (name === undefined) continue;
+    if (typeof value !== 'string' || name in result) {
+      throw scimBadRequest(name === 'filter' ? 'invalidFilter' : 'invalidValue', `${name} must be given once, as a single value.`);
+    }
+    result[name] = value;
+  }
+  return result;
+}
+
+/** The query of a list (`GET /Users`, `GET /Groups`); documented with every parameter it reads. */
+export const ScimListParams = createParamDecorator((_: unknown, context: ExecutionContext): ScimListQuery =>
+  readParams(context.switchToHttp().getRequest<Request>().query, Object.keys(LIST_PARAMS)),
+);
+
+/** The query of a single-resource request: `attributes` / `excludedAttributes`. */
+export const ScimResourceParams = createParamDecorator((_: unknown, context: ExecutionContext): ScimResourceQuery =>
+  readParams(context.switchToHttp().getRequest<Request>().query, RESOURCE_PARAMS),
+);
+
+export function ApiScimListQuery(): MethodDecorator {
+  return applyDecorators(...Object.entries(LIST_PARAMS).map(([name, spec]) => ApiQuery({ name, required: false, ...spec })));
+}
+
+export function ApiScimResourceQuery(): MethodDecorator {
+  return applyDecorators(...RESOURCE_PARAMS.map((name) => ApiQuery({ name, required: false, description: LIST_PARAMS[name].description })));
 }
 
 function integer(raw: unknown, name: string): number | undefined {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
@@ -12,7 +12,7 @@ import { SCIM_URN } from '../../domain/urns';
 import { project } from './projection';
 import { ScimOperation } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { listParam, pageOf, ScimListQuery, ScimResourceQuery } from './scim-list.query';
+import { ApiScimListQuery, ApiScimResourceQuery, listParam, pageOf, ScimListParams, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.query';
 import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
 
 const USER_ID = { name: 'user_id', description: 'Workspace membership id or invite id' };
@@ -36,7 +36,8 @@ export class ScimUsersController {
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'List users', description: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' })
   @ApiOkResponse({ type: ScimListResponse })
-  async list(@CurrentAuth() auth: AuthContext, @Query() query: ScimListQuery): Promise<ScimListResponse> {
+  @ApiScimListQuery()
+  async list(@CurrentAuth() auth: AuthContext, @ScimListParams() query: ScimListQuery): Promise<ScimListResponse> {
     return this.search(auth, query.filter, query.startIndex, query.count, query.attributes, query.excludedAttributes);
   }
 
@@ -76,7 +77,8 @@ export class ScimUsersController {
   @ApiOperation({ summary: 'Get a user' })
   @ApiParam(USER_ID)
   @ApiOkResponse({ type: ScimUserResource })
-  async get(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Query() query: ScimResourceQuery): Promise<unknown> {
+  @ApiScimResourceQuery()
+  async get(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
     return this.present(await this.users.get(auth.workspaceId, userId), query);
   }
 
@@ -90,7 +92,8 @@ export class ScimUsersController {
   @ApiParam(USER_ID)
   @ApiBody(USER_BODY)
   @ApiOkResponse({ type: ScimUserResource })
-  async replace(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Body() body: unknown, @Query() query: ScimResourceQuery): Promise<unknown> {
+  @ApiScimResourceQuery()
+  async replace(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Body() body: unknown, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
     return this.present(await this.users.replace(auth.workspaceId, userId, body), query);
   }
 
@@ -106,11 +109,12 @@ export class ScimUsersController {
   @ApiBody({ type: ScimPatchRequest })
   @ApiOkResponse({ type: ScimUserResource })
   @ApiNoContentResponse({ description: 'A pending invite was set inactive' })
+  @ApiScimResourceQuery()
   async patch(
     @CurrentAuth() auth: AuthContext,
     @Param('user_id') userId: string,
     @Body() body: unknown,
-    @Query() query: ScimResourceQuery,
+    @ScimResourceParams() query: ScimResourceQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     const { user, noContent } = await this.users.patch(auth.workspaceId, userId, body);
