@@ -198,6 +198,12 @@ describe('meetings', () => {
       await get(`/v2/meetings/${created}`, noMeeting).expect(403);
       await post('/v2/meetings', timed(), noRecord).expect(403);
       await t.http().get('/v2/meetings').expect(401);
+      // meeting:read-write implies meeting:read.
+      const writer = await t.tokenFor(ws.workspaceId, [SCOPES.meetingReadWrite, SCOPES.recordPermissionRead]);
+      const mine = (await post('/v2/meetings', timed(), writer).expect(200)).body.data.id.meeting_id;
+      await get(`/v2/meetings/${mine}`, writer).expect(200);
+      await get('/v2/meetings?limit=1', writer).expect(200);
+      expect((await get('/v2/meetings', noMeeting).expect(403)).body.message).toContain('meeting:read');
     });
   });
 

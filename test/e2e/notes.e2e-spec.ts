@@ -343,6 +343,13 @@ describe('notes', () => {
       await get(`/v2/notes/${id}`, deleter).expect(403);
       expect((await del(`/v2/notes/${id}`, deleter).expect(200)).body).toEqual({});
       await t.http().get('/v2/notes').expect(401);
+      // note:read-write implies note:read.
+      const writer = await t.tokenFor(ws.workspaceId, [SCOPES.noteReadWrite, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead]);
+      const mine = (await post('/v2/notes', note(), writer).expect(200)).body.data.id.note_id;
+      await get(`/v2/notes/${mine}`, writer).expect(200);
+      await get('/v2/notes?limit=1', writer).expect(200);
+      const noNote = await t.tokenFor(ws.workspaceId, [SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead, SCOPES.meetingReadWrite]);
+      expect((await get(`/v2/notes/${mine}`, noNote).expect(403)).body.message).toContain('note:read');
     });
   });
 
