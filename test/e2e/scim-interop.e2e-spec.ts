@@ -297,6 +297,33 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
       expect(res.body.name).toEqual({ givenName: 'Given', familyName: 'Family' });
     });
 
+    it('ignores the enterprise manager add, and clears a name part sent as "" then null (validator null-update test)', async () => {
+      const manager = await t
+        .http()
+        .patch(`/scim/v2/Users/${userId}`)
+        .set(entra())
+        .send({ schemas: [PATCH], Operations: [{ op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager', value: [{ $ref: `http://x/Users/${userId}`, value: userId }] }] })
+        .expect(200);
+      expect(manager.body.name).toEqual({ givenName: 'Given', familyName: 'Family' });
+      const empty = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'name.givenName', value: '' }] }).expect(200);
+      expect(empty.body.name).toEqual({ familyName: 'Family' });
+      const nulled = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'name.familyName', value: null }] }).expect(200);
+      expect(nulled.body.name).toEqual({});
+      await t
+        .http()
+        .patch(`/scim/v2/Users/${userId}`)
+        .set(entra())
+        .send({ schemas: [PATCH], Operations: [{ op: 'Replace', value: { 'name.givenName': 'Given', 'name.familyName': 'Family' } }] })
+        .expect(200);
+    });
+
+    it('Test Connection also fetches "a random user and group": a page of one of each answers 200', async () => {
+      const users = await t.http().get('/scim/v2/Users?startIndex=1&count=1').set(entra()).expect(200);
+      expect(users.body.itemsPerPage).toBe(1);
+      const groups = await t.http().get('/scim/v2/Groups?excludedAttributes=members&startIndex=1&count=1').set(entra()).expect(200);
+      expect(groups.body).toMatchObject({ schemas: [LIST], startIndex: 1 });
+    });
+
     it('accepts an empty Operations array (Microsoft validator) as a no-op', async () => {
       const res = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [] }).expect(200);
       expect(res.body.id).toBe(userId);
