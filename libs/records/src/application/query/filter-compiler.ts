@@ -84,6 +84,14 @@ export class FilterCompiler {
    * Null when a branch is not a positive condition on one attribute (then the OR stays).
    */
   private async unionOfIds(items: unknown[], scope: AttributeScope): Promise<string | null> {
+    const mark = this.context.params.values.length;
+    const union = await this.tryUnionOfIds(items, scope);
+    // A refused attempt must leave no parameters behind (unused ones have no type: an error).
+    if (union === null) this.context.params.values.length = mark;
+    return union;
+  }
+
+  private async tryUnionOfIds(items: unknown[], scope: AttributeScope): Promise<string | null> {
     const selects: string[] = [];
     for (const item of items) {
       if (!isPlainObject(item)) return null;
@@ -92,7 +100,7 @@ export class FilterCompiler {
       const [key] = keys;
       if (key === '$or') {
         if (!Array.isArray(item.$or) || item.$or.length === 0) return null;
-        const nested = await this.unionOfIds(item.$or, scope);
+        const nested = await this.tryUnionOfIds(item.$or, scope);
         if (!nested) return null;
         selects.push(nested);
         continue;

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type } from '@nestjs/common';
+import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
 import { type Scope, ValidationError } from '@workbase/shared/kernel';
@@ -24,6 +24,7 @@ import {
   toOptionResponse,
   toStatusResponse,
 } from './responses';
+import { RejectNulPipe } from './reject-nul.pipe';
 
 /** Resolves a path identifier of one target (objects, lists, activities) to a container. */
 export interface ContainerLookup {
@@ -52,6 +53,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
   const attributeParam = { name: 'attribute', description: 'Attribute UUID or api_slug' };
 
   @ApiTags(target.tag)
+  @UsePipes(RejectNulPipe)
   @Controller(`v2/${target.path}/:identifier/attributes`)
   class AttributesController {
     constructor(

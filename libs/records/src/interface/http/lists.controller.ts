@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
@@ -23,12 +23,14 @@ import {
 import { writeActor } from './object-records.controller';
 import { RecordQueryRequest } from './requests';
 import { EmptyResponse } from './responses';
+import { RejectNulPipe } from './reject-nul.pipe';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };
 const entryParam = { name: 'entry_id', description: 'Entry UUID' };
 const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Entry not found: entry_id must be a UUID.') });
 
 @ApiTags('Lists')
+@UsePipes(RejectNulPipe)
 @Controller('v2/lists')
 export class ListsController {
   constructor(
@@ -97,6 +99,7 @@ const entryRead = [SCOPES.listEntryRead, SCOPES.listConfigurationRead] as const;
 const entryWrite = [SCOPES.listEntryReadWrite, SCOPES.listConfigurationRead] as const;
 
 @ApiTags('List entries')
+@UsePipes(RejectNulPipe)
 @Controller('v2/lists/:list/entries')
 export class ListEntriesController {
   constructor(

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
@@ -10,6 +10,7 @@ import type { WriteActor } from '../../application/record-writer';
 import { ValuesQuery } from './query-params';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './requests';
 import { EmptyResponse, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
+import { RejectNulPipe } from './reject-nul.pipe';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
@@ -20,6 +21,7 @@ export function writeActor(auth: AuthContext): WriteActor {
 }
 
 @ApiTags('Records')
+@UsePipes(RejectNulPipe)
 @Controller('v2/objects/:object/records')
 export class ObjectRecordsController {
   constructor(

@@ -1,3 +1,4 @@
+import { MAX_OFFSET } from './query-params';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
@@ -137,15 +138,16 @@ export class RecordQueryRequest {
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 500 })
   @IsOptional()
-  @IsInt()
   @Min(1)
   @Max(1000)
+  @IsInt()
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @IsOptional()
-  @IsInt()
   @Min(0)
+  @Max(MAX_OFFSET)
+  @IsInt()
   offset?: number;
 }
 
