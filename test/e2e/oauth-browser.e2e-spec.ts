@@ -85,7 +85,7 @@ describe('OAuth in a headless Chromium', () => {
 
     await expectText(page, 'h1', 'Browser App wants to access your workspace');
     const body = await page.textContent('body');
-    expect(body).toContain('Read record permission');
+    expect(body).toContain('See records: people, companies, deals and your other objects');
     expect(body).toContain('Workspace browser');
     await shot(page, '2-consent');
     await Promise.all([page.waitForURL((u) => u.toString().startsWith(callbackUrl)), page.click('button[value=approve]')]);
@@ -141,7 +141,7 @@ describe('OAuth in a headless Chromium', () => {
     await popup.fill('#email', 'erin@example.test');
     await popup.fill('#password', PASSWORD);
     await Promise.all([popup.waitForURL(/\/oauth\/authorize\?/), popup.click('button[type=submit]')]);
-    expect(await popup.textContent('body')).toContain('Read user management');
+    expect(await popup.textContent('body')).toContain('See workspace members and teams');
     await Promise.all([popup.waitForEvent('close'), popup.click('button[value=approve]')]);
 
     // Swagger UI exchanged the code and now offers to log out of the scheme.

@@ -112,9 +112,10 @@ describe('OAuth 2.0 authorization server', () => {
       const consent = await browser.get(signedIn.location!);
       expect(consent.status).toBe(200);
       expect(consent.html).toContain('<strong>Test App</strong> wants to access your workspace');
-      expect(consent.html).toContain('Read record permission');
-      expect(consent.html).toContain('Read object configuration');
-      expect(consent.html).not.toContain('Read and write');
+      // The scopes in plain words, one line each, with the scope names for the technically minded.
+      expect(consent.html).toContain('<li>See records: people, companies, deals and your other objects <span class="muted">(<code>record_permission:read</code>)</span></li>');
+      expect(consent.html).toContain('<li>See objects and their attributes (the data model)');
+      expect(consent.html).not.toContain('create, change and delete');
       // Alice is a member of both workspaces with the same password: she chooses.
       expect(consent.workspaceChoices().sort()).toEqual([acme.workspaceId, globex.workspaceId].sort());
       expect(consent.headers.get('x-frame-options')).toBe('DENY');

@@ -3,12 +3,12 @@ import { Body, Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExcludeEndpoint, ApiFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { Public } from '@workbase/shared/http';
-import { describeScope } from '@workbase/shared/kernel';
 import type { Request, Response } from 'express';
 import { type AuthorizationRequest, type AuthorizationRequestCheck, AuthorizationRequestValidator } from '../../application/authorization-request';
 import { GrantAuthorizationUseCase } from '../../application/grant-authorization.use-case';
 import { SESSION_LIFETIME_SECONDS, SignInService } from '../../application/sign-in.service';
 import { withQuery } from '../../domain/redirect-uri';
+import { describeScopesForConsent } from '../../domain/scope-wording';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_CSRF_COOKIE } from './cookies';
 import { ConsentForm, SignInForm } from './forms.request';
 import { consentPage, errorPage, signInPage } from './pages';
@@ -149,7 +149,7 @@ export class AuthorizeController {
       redirectOrigin: redirectDisplay(request.redirectUri),
       email: memberships[0].email,
       workspaces: memberships.map((m) => ({ workspaceId: m.workspaceId, name: m.workspaceName, slug: m.workspaceSlug })),
-      scopeDescriptions: request.scopes.map((scope) => ({ scope, text: describeScope(scope) })),
+      scopeDescriptions: describeScopesForConsent(request.scopes),
       authorizeQuery: request.query,
       csrfToken: this.signIn.csrfTokenFor(sessionId, CONSENT_PURPOSE),
     });

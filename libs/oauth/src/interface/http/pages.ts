@@ -93,7 +93,7 @@ export function consentPage(
     redirectOrigin: string;
     email: string;
     workspaces: readonly ConsentWorkspace[];
-    scopeDescriptions: ReadonlyArray<{ scope: string; text: string }>;
+    scopeDescriptions: ReadonlyArray<{ scopes: readonly string[]; text: string }>;
     authorizeQuery: string;
     csrfToken: string;
   },
@@ -111,7 +111,9 @@ export function consentPage(
           )
           .join('') +
         `</fieldset>`;
-  const scopes = input.scopeDescriptions.map((s) => `<li>${escapeHtml(s.text)} <span class="muted">(<code>${escapeHtml(s.scope)}</code>)</span></li>`).join('');
+  const scopes = input.scopeDescriptions
+    .map((s) => `<li>${escapeHtml(s.text)} <span class="muted">(${s.scopes.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(', ')})</span></li>`)
+    .join('');
   sendPage(
     response,
     200,
