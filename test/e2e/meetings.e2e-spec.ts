@@ -517,6 +517,8 @@ describe('meetings', () => {
       expect({ path, method, scopes: operation?.['x-required-scopes'] }).toEqual({ path, method, scopes });
       for (const status of ['200', ...statuses]) expect({ path, method, status, documented: Boolean(operation.responses[status]) }).toEqual({ path, method, status, documented: true });
     }
+    const limit = doc.paths['/v2/meetings'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
     expect(doc.paths['/v2/meetings'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
       ['cursor', 'ends_from', 'limit', 'linked_object', 'linked_record_id', 'participants', 'sort', 'starts_before', 'timezone'],
     );
