@@ -301,6 +301,37 @@ describe('OAuth 2.0 authorization server', () => {
       }
       expect(browser.cookies.has('wb_oauth_session')).toBe(false);
     });
+
+    it('locks an email out after 10 failed sign-ins, even with the right password afterwards', async () => {
+      await t.createMember(globex.workspaceId, 'locked@example.test', 'member', PASSWORD);
+      const browser = new Browser(t.issuer);
+      const fields = (await browser.get(authorizeUrl({}))).form('/oauth/sign-in');
+      for (let attempt = 0; attempt < 10; attempt++) {
+        expect((await browser.post('/oauth/sign-in', { ...fields, email: 'locked@example.test', password: `wrong password ${attempt}` })).status).toBe(401);
+      }
+      const right = await browser.post('/oauth/sign-in', { ...fields, email: 'Locked@Example.test', password: PASSWORD });
+      expect(right.status).toBe(401);
+      expect(browser.cookies.has('wb_oauth_session')).toBe(false);
+      // Other emails are not affected.
+      expect((await browser.post('/oauth/sign-in', { ...fields, email: 'bob@example.test', password: PASSWORD })).status).toBe(303);
+    });
+
+    it('ends the session after 8 hours: the authorize endpoint asks to sign in again and a consent post goes back to it', async () => {
+      const browser = new Browser(t.issuer);
+      const consent = await signIn(browser, authorizeUrl({ state: 'later' }), 'bob@example.test', PASSWORD);
+      const clock = t.app.select(OAuthModule).get(Clock);
+      const spy = jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + 8 * 60 * 60 * 1000 + 1000));
+      try {
+        const page = await browser.get(authorizeUrl({ state: 'later' }));
+        expect(page.status).toBe(200);
+        expect(page.html).toContain('action="/oauth/sign-in"');
+        const late = await browser.post('/oauth/consent', { ...consent.form('/oauth/consent'), workspace_id: globex.workspaceId, decision: 'approve' });
+        expect(late.status).toBe(303);
+        expect(late.location).toMatch(/^\/oauth\/authorize\?/);
+      } finally {
+        spy.mockRestore();
+      }
+    });
   });
 
   describe('consent', () => {
@@ -498,6 +529,13 @@ describe('OAuth 2.0 authorization server', () => {
       expect(badBearer.body.error).toBe('invalid_token');
       const badSecret = await t.http().post('/oauth/introspect').auth(client.clientId, 'wbcs_wrong-wrong-wrong-wrong').type('form').send({ token: appToken });
       expect(badSecret.status).toBe(401);
+      expect(badSecret.body.error).toBe('invalid_client');
+      expect(badSecret.headers['www-authenticate']).toMatch(/^Basic /);
+      expect(badBearer.headers['www-authenticate']).toMatch(/^Bearer .*error="invalid_token"/);
+      const badRevoke = await t.http().post('/oauth/revoke').auth(client.clientId, 'wbcs_wrong-wrong-wrong-wrong').type('form').send({ token: appToken });
+      expect(badRevoke.status).toBe(401);
+      expect(badRevoke.headers['www-authenticate']).toMatch(/^Basic /);
+      expect((await selfOf(appToken)).active).toBe(true);
       const noToken = await t.http().post('/oauth/introspect').auth(client.clientId, client.clientSecret).type('form').send({});
       expect(noToken.status).toBe(400);
       expect(noToken.body.error).toBe('invalid_request');
