@@ -59,13 +59,13 @@ export class SqlExecutor {
     const client = (await runner.connect()) as PoolClient;
     let result: QueryResult<unknown[]>;
     try {
-      await client.query('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // One round trip: the timeout is an integer from the validated config, safe to inline.
+      await client.query(
+        `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
+         SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
+                set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true)`,
+      );
       try {
-        await client.query(
-          `SELECT set_config('statement_timeout', $1, true), set_config('search_path', 'pg_catalog, pg_temp', true),
-                  set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true)`,
-          [String(this.statementTimeoutMs)],
-        );
         result = await client.query({ text, values: params, rowMode: 'array', types: resultTypes });
       } finally {
         await client.query('ROLLBACK');
