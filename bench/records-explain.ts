@@ -6,6 +6,7 @@
  *   EXPLAIN_SIZE=200000 npm run bench:records:explain
  *   npm run bench:records:explain -- '{"filter":{"job_title":{"$contains":"gin"}}}'   (ad-hoc shape)
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -90,7 +91,7 @@ async function main() {
 }
 
 function md5Uuid(text: string): string {
-  const hex = require('node:crypto').createHash('md5').update(text).digest('hex') as string;
+  const hex = createHash('md5').update(text).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

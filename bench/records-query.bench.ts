@@ -5,10 +5,11 @@
  *
  *   npm run bench:records            (embedded PostgreSQL in a temp dir; or set DATABASE_URL)
  *   BENCH_SIZES=10000,100000 npm run bench:records
+ *   BENCH_SIZES=2000 BENCH_ROUNDS=3 BENCH_RESULTS=/tmp/r.md npm run bench:records   (smoke test)
  */
 import { mkdtempSync, chmodSync } from 'node:fs';
 import { appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -118,14 +119,14 @@ async function main() {
   }
   const header = [
     '',
-    `## Record queries (${new Date().toISOString().slice(0, 10)}, ${process.platform}, ${require('node:os').cpus().length} cores, embedded PostgreSQL, bench/records-query.bench.ts)`,
+    `## Record queries (${new Date().toISOString().slice(0, 10)}, ${process.platform}, ${cpus().length} cores, embedded PostgreSQL, bench/records-query.bench.ts)`,
     '',
     `People with email, job title, a number \`score\` and a \`company\` reference (one company per 100 people); ${ROUNDS} sequential requests per shape after one warm-up. Latency in ms as p50 / p95. "direct" is the same compiled SQL (ids only) run with \`pg\`; "API" adds HTTP, auth, validation and reading the values of the page.`,
     '',
     '| people | query | rows | API p50 / p95 | direct SQL p50 / p95 | API / direct |',
     '|---|---|---|---|---|---|',
   ];
-  appendFileSync(path.join(__dirname, 'RESULTS.md'), `${[...header, ...lines].join('\n')}\n`);
+  appendFileSync(process.env.BENCH_RESULTS ?? path.join(__dirname, 'RESULTS.md'), `${[...header, ...lines].join('\n')}\n`);
   await pg.end();
   await app.close();
   await stop();

@@ -31,7 +31,7 @@ export function pathOfNul(root: unknown, rootPath: string): string | null {
       value.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\u0000')) return join(path, key.replace(/\u0000/g, '\\u0000'));
+        if (key.includes('\u0000')) return join(path, key.split('\u0000').join('\\u0000'));
         stack.push([item, join(path, key)]);
       }
     }
