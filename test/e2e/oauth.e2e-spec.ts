@@ -2,7 +2,7 @@ import { Clock } from '@workbase/shared/kernel';
 import { OAuthModule } from '@workbase/oauth';
 import { DataSource } from 'typeorm';
 import type { TestApp, TestWorkspace } from '../support/test-app';
-import { Browser, createOAuthApp, oauth, type Page, signIn, startListeningApp } from './oauth-support';
+import { Browser, createOAuthApp, oauth, signIn, startListeningApp } from './oauth-support';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const OTHER_REDIRECT = 'https://app.example.com/oauth/callback';

@@ -21,7 +21,7 @@ export function redirectUriProblem(uri: string, serviceOrigin: string): string |
     if (isLoopback(parsed.hostname) || parsed.origin === serviceOrigin) return null;
     return `redirect URI "${uri}" uses http on a host other than loopback or this service; use https`;
   }
-  if (/^[a-z][a-z0-9+\-]*(\.[a-z0-9+\-]+)+$/.test(scheme)) return null;
+  if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$/.test(scheme)) return null;
   return `redirect URI "${uri}" has an unsupported scheme "${scheme}"; use https, loopback http, or a reverse-domain private-use scheme`;
 }
 
