@@ -270,6 +270,9 @@ describe('meetings', () => {
         ['ends_from=yesterday', 'ends_from'],
         ['starts_before=2026-06-01', 'starts_before'],
         ['timezone=Mars/Olympus', 'timezone'],
+        // Known to the runtime's ICU but dropped from the tz database PostgreSQL uses.
+        ['timezone=US/Pacific-New', 'timezone'],
+        ['timezone=Canada/East-Saskatchewan', 'timezone'],
         ['participants=not-an-email', 'participants'],
         ['participants=,', 'participants'],
         ['linked_object=companies', 'linked_record_id'],

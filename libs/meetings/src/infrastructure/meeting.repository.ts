@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '@workbase/shared/kernel';
+import { type Actor, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { LinkedRecord, Meeting, Participant, ParticipantStatus } from '../domain/meeting';
 import type { MeetingTimes } from '../domain/meeting-time';
@@ -123,6 +123,7 @@ export class MeetingRepository {
 
   /** One page, plus whether more rows follow it. */
   async list(workspaceId: string, q: MeetingListQuery): Promise<{ rows: MeetingListRow[]; hasMore: boolean }> {
+    await this.checkTimeZone(q.timezone);
     const params: unknown[] = [workspaceId, q.timezone];
     const p = (value: unknown) => {
       params.push(value);
@@ -172,6 +173,23 @@ export class MeetingRepository {
     const page = rows.slice(0, q.limit);
     const meetings = await this.hydrate(workspaceId, page);
     return { rows: meetings.map((meeting, i) => ({ meeting, sortKey: page[i].sort_key as string })), hasMore: rows.length > q.limit };
+  }
+
+  /**
+   * The runtime's zone list (ICU) and PostgreSQL's (tzdata) differ at the edges: ICU still knows
+   * links that tzdata dropped (`US/Pacific-New`, `Canada/East-Saskatchewan`). A zone the database
+   * does not know is a 400 naming `timezone`, found before the list query rather than as a 500 in it.
+   */
+  private async checkTimeZone(timezone: string): Promise<void> {
+    if (timezone === 'UTC') return;
+    try {
+      await this.query(`SELECT now() AT TIME ZONE $1`, [timezone]);
+    } catch (error) {
+      if ((error as { code?: string }).code === '22023') {
+        throw new ValidationError(`timezone: "${timezone}" is not a time zone this service knows (use a current IANA name, e.g. America/Los_Angeles).`, { field: 'timezone' });
+      }
+      throw error;
+    }
   }
 
   private async hydrate(workspaceId: string, rows: RawMeeting[]): Promise<Meeting[]> {
