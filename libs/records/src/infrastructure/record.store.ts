@@ -157,10 +157,13 @@ export class RecordStore {
     const params = [...branch.params];
     const ws = params.push(workspaceId);
     const container = params.push(containerId);
-    const [{ count }] = await this.query<Array<{ count: string }>>(
-      `SELECT count(*) AS count FROM records r ${branch.joins} WHERE r.workspace_id = $${ws}::uuid AND r.container_id = $${container}::uuid AND ${branch.where}`,
-      params,
-    );
+    const sql = `SELECT count(*) AS count FROM records r ${branch.joins} WHERE r.workspace_id = $${ws}::uuid AND r.container_id = $${container}::uuid AND ${branch.where}`;
+    // Parameters only the ORDER BY uses (secondary sorts) still go to PostgreSQL, which must type
+    // them ("could not determine data type of parameter $1", a 500): reference them as text.
+    const used = new Set([...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+    const unused = params.map((_, i) => i + 1).filter((n) => !used.has(n));
+    const typed = unused.length === 0 ? '' : ` AND (${unused.map((n) => `$${n}::text IS NULL`).join(' OR ')} OR TRUE)`;
+    const [{ count }] = await this.query<Array<{ count: string }>>(sql + typed, params);
     return Number(count);
   }
 
