@@ -352,6 +352,28 @@ describe('activity records', () => {
       await post('/v2/activities/nope/records/query', {}).expect(404);
       expect((await post(`/v2/activities/${activityId}/records/query`, { limit: 1 }).expect(200)).body.data).toHaveLength(1);
     });
+
+    it('sorts on an attribute some records lack, with a second sort, and pages across that boundary', async () => {
+      const sorts = [{ direction: 'asc', attribute: 'note' }, { direction: 'desc', attribute: 'timestamp' }];
+      const all: Array<{ id: Row; values: Values }> = (await post(`${records}/query`, { sorts, limit: 1000 }).expect(200)).body.data;
+      const notes = all.map((r) => (r.values.note[0]?.value as string | undefined) ?? null);
+      const withNote = notes.filter((n) => n !== null).length;
+      expect(withNote).toBeGreaterThan(0);
+      expect(withNote).toBeLessThan(all.length);
+      expect(notes.slice(0, withNote)).toEqual([...notes.slice(0, withNote)].sort());
+      expect(notes.slice(withNote).every((n) => n === null)).toBe(true);
+      const stamps = all.slice(withNote).map((r) => r.values.timestamp[0].value as string);
+      expect(stamps).toEqual([...stamps].sort().reverse());
+      const paged: string[] = [];
+      for (let offset = 0; offset < all.length + 7; offset += 7) {
+        paged.push(...(await post(`${records}/query`, { sorts, limit: 7, offset }).expect(200)).body.data.map((r: { id: Row }) => r.id.record_id));
+      }
+      expect(paged).toEqual(all.map((r) => r.id.record_id));
+      // A page that starts past every record with a note (the second part of the query alone).
+      const tail = await post(`${records}/query`, { sorts, limit: 3, offset: withNote + 1 }).expect(200);
+      expect(tail.body.data.map((r: { id: Row }) => r.id.record_id)).toEqual(all.slice(withNote + 1, withNote + 4).map((r) => r.id.record_id));
+      expect((await post('/v2/activities/acme_bulk/records/query', { sorts: [{ direction: 'asc', attribute: 'linked_records' }, { direction: 'asc', attribute: 'timestamp' }], limit: 2, offset: 3 }).expect(200)).body.data).toHaveLength(2);
+    });
   });
 
   describe('concurrent writes', () => {
