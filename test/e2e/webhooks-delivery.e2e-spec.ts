@@ -309,6 +309,26 @@ describe('webhook delivery (e2e)', () => {
     expect(rx.requests.length).toBeGreaterThanOrEqual(4); // three failures made it degraded
   });
 
+  it('makes a webhook degraded for 7 days inactive at its next failure; a replay does not revive it', async () => {
+    const rx = await receiver(() => ({ status: 500 }));
+    const hook = await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
+    await createMemberEvent(t, ws.workspaceId);
+    await waitFor(async () => (await status(hook.id)) === 'degraded', 10_000, 'degraded');
+    // Seven days pass.
+    await t.app.get(DataSource).query(`UPDATE webhooks SET degraded_since = degraded_since - interval '7 days 1 minute' WHERE id = $1`, [hook.id]);
+    await waitFor(async () => (await status(hook.id)) === 'inactive', 10_000, 'inactive');
+    const [delivery] = await waitFor(async () => {
+      const rows = await deliveryRows(t, hook.id);
+      return rows[0]?.status === 'failed' ? rows : null;
+    }, 10_000, 'the delivery to end');
+    rx.reply = () => ({ status: 200 });
+    const replayed = await t.http().post(`/v2/webhooks/${hook.id}/deliveries/${delivery.id}/replay`).set('Authorization', `Bearer ${ws.token}`);
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.data).toMatchObject({ status: 'succeeded' });
+    expect(rx.accepted).toHaveLength(1);
+    expect(await status(hook.id)).toBe('inactive');
+  });
+
   it('logs deliveries with attempts (cursor paginated) and replays one with the same webhook-id', async () => {
     let fail = true;
     const rx = await receiver(() => (fail ? { status: 500 } : { status: 204 }));
