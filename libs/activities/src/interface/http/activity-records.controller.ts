@@ -8,7 +8,7 @@ import { ActivityRecordEnvelope, ActivityRecordListEnvelope, toActivityRecordRes
 import { RejectNulCharactersPipe } from './reject-nul.pipe';
 
 const activityParam = { name: 'activity', description: 'Activity UUID or api_slug' };
-const recordParam = { name: 'record_id', description: 'Activity record UUID (no slug form)' };
+const recordParam = { name: 'record_id', description: 'Activity record UUID; records have no slug, so anything else is a 404' };
 
 /** Record reads need these with `activity_record:read`; writes the same with `activity_record:read-write`. */
 const READ = [SCOPES.activityRecordRead, SCOPES.activityConfigurationRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead] as const;
