@@ -1,5 +1,7 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { Public } from '@workbase/shared/http';
+import { createLogger, Public } from '@workbase/shared/http';
+import request from 'supertest';
+import { createApp } from '../../apps/api/src/app.factory';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /** Fails the way a bug would: an error nobody mapped, carrying internals that must not leak. */
@@ -77,12 +79,19 @@ describe('rate limits per token', () => {
   });
   afterAll(() => t.close());
 
+  /**
+   * Waits for the next one-second window to begin (windows are aligned on the clock), so that a
+   * burst lands in one window instead of straddling two.
+   */
+  const atWindowStart = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 15));
+
   /** Sends `count` requests at once and returns their statuses. */
   async function burst(count: number, send: () => Promise<{ status: number; headers: Record<string, string>; body: unknown }>) {
     return Promise.all(Array.from({ length: count }, send));
   }
 
   it('answers reads past the limit with a 429 rate_limit_error and Retry-After as an HTTP date', async () => {
+    await atWindowStart();
     const responses = await burst(12, () => t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`));
     const limited = responses.filter((res) => res.status === 429);
     expect(responses.filter((res) => res.status === 200).length).toBeLessThanOrEqual(5);
@@ -96,7 +105,7 @@ describe('rate limits per token', () => {
   });
 
   it('counts writes apart from reads, and each token apart', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await atWindowStart();
     const other = await t.tokenFor(ws.workspaceId, ['object_configuration:read-write']);
     const writes = await burst(5, () =>
       t.http().post('/v2/objects').set('Authorization', `Bearer ${other}`).send({ data: { api_slug: 42 } }),
@@ -107,8 +116,30 @@ describe('rate limits per token', () => {
     expect(read.status).toBe(200);
   });
 
+  it('spends one budget per token across every route, not one per route', async () => {
+    await atWindowStart();
+    const paths = ['/v2/self', '/v2/objects', '/v2/lists', '/v2/notes', '/v2/webhooks', '/v2/activities'];
+    const responses = await Promise.all(paths.flatMap((path) => [0, 1].map(() => t.http().get(path).set('Authorization', `Bearer ${ws.token}`))));
+    expect(responses.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(12 - 5);
+  });
+
+  it('shares the budget between API processes on the same database', async () => {
+    await atWindowStart();
+    // A second process: the same configuration and database, its own HTTP server and memory.
+    const replica = await createApp(t.config, t.database.url, createLogger('silent'));
+    try {
+      const token = await t.tokenFor(ws.workspaceId, ['object_configuration:read']);
+      const send = (server: ReturnType<typeof replica.getHttpServer>) => request(server).get('/v2/objects').set('Authorization', `Bearer ${token}`);
+      const responses = await Promise.all([...Array.from({ length: 4 }, () => send(t.app.getHttpServer())), ...Array.from({ length: 4 }, () => send(replica.getHttpServer()))]);
+      expect(responses.filter((res) => res.status === 200).length).toBeLessThanOrEqual(5);
+      expect(responses.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('lets requests through again once the window has passed', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await atWindowStart();
     await t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`).expect(200);
   });
 });

@@ -98,7 +98,7 @@ describe('the server on its embedded database', () => {
     expect(server.output()).not.toContain('First start');
     const object = await fetch(`${base}/v2/objects/survivors`, { headers: auth });
     expect(object.status).toBe(200);
-    expect((await object.json()).data.api_slug).toBe('survivors');
+    expect(((await object.json()) as { data: { api_slug: string } }).data.api_slug).toBe('survivors');
     expect(isAlive(orphan!)).toBe(false);
 
     // A graceful stop takes its PostgreSQL down with it.

@@ -29,6 +29,9 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toBool) @IsBoolean()
   RATE_LIMIT_ENABLED?: boolean;
 
+  @IsOptional() @IsIn(['postgres', 'memory'])
+  RATE_LIMIT_STORE?: 'postgres' | 'memory';
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   RATE_LIMIT_READS_PER_SECOND?: number;
 
@@ -103,7 +106,13 @@ export interface AppConfig {
   readonly dataDir: string;
   readonly baseUrl: string;
   readonly tokenIssuer: string;
-  readonly rateLimit: { readonly enabled: boolean; readonly readsPerSecond: number; readonly writesPerSecond: number };
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    /** Where counters live: `postgres` (shared by every process, the default) or `memory` (per process). */
+    readonly store: 'postgres' | 'memory';
+    readonly readsPerSecond: number;
+    readonly writesPerSecond: number;
+  };
   readonly logLevel: string;
   readonly bodyLimit: string;
   readonly dbPoolSize: number;
@@ -158,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tokenIssuer: parsed.TOKEN_ISSUER ?? new URL(baseUrl).host,
     rateLimit: {
       enabled: parsed.RATE_LIMIT_ENABLED ?? true,
+      store: parsed.RATE_LIMIT_STORE ?? 'postgres',
       readsPerSecond: parsed.RATE_LIMIT_READS_PER_SECOND ?? 100,
       writesPerSecond: parsed.RATE_LIMIT_WRITES_PER_SECOND ?? 25,
     },

@@ -3,9 +3,11 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { DataSource } from 'typeorm';
 import { AccessGuard } from './access.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { isReadRequest, RateLimitGuard } from './rate-limit.guard';
+import { PostgresRateLimitStore } from './rate-limit.store';
 import { BasicTokenStrategy, BearerTokenStrategy } from './token.strategies';
 import { createValidationPipe } from './validation.pipe';
 
@@ -17,8 +19,10 @@ import { createValidationPipe } from './validation.pipe';
   imports: [
     PassportModule,
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
+      inject: [APP_CONFIG, DataSource],
+      useFactory: (config: AppConfig, dataSource: DataSource) => ({
+        // Shared counters by default, so that replicas do not each grant the full limit.
+        storage: config.rateLimit.store === 'postgres' ? new PostgresRateLimitStore(dataSource) : undefined,
         // A throttler's own skipIf replaces the module-wide one, so each states the switch too.
         throttlers: [
           { name: 'reads', ttl: 1000, limit: config.rateLimit.readsPerSecond, skipIf: (ctx) => !config.rateLimit.enabled || !isReadRequest(ctx) },

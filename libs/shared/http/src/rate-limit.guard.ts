@@ -19,6 +19,14 @@ export class RateLimitGuard extends ThrottlerGuard {
     return `ip:${req.ip ?? 'unknown'}`;
   }
 
+  /**
+   * One budget per credential and throttler ("reads" or "writes") across every route, as the
+   * reference API counts; the stock key would give each handler a budget of its own.
+   */
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `${throttlerName}:${tracker}`;
+  }
+
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     throw new RateLimitedError(Math.max(1, Math.ceil(detail.timeToBlockExpire || detail.timeToExpire || 1)));
   }
