@@ -1,16 +1,27 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Module, Param } from '@nestjs/common';
 import { createLogger, Public } from '@workbase/shared/http';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createApp } from '../../apps/api/src/app.factory';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /** Fails the way a bug would: an error nobody mapped, carrying internals that must not leak. */
 @Controller('v2/failing-probe')
 class FailingProbeController {
+  constructor(private readonly dataSource: DataSource) {}
+
   @Get()
   @Public()
   fail(): never {
     throw new Error('connection string postgres://secret@db leaked in a stack');
+  }
+
+  /** A value the edge forgot to check, refused by PostgreSQL itself. */
+  @Get('unchecked/:kind')
+  @Public()
+  async unchecked(@Param('kind') kind: string): Promise<unknown> {
+    const [sql, value] = kind === 'nul' ? ['SELECT $1::text AS v', 'a\u0000b'] : kind === 'range' ? ['SELECT $1::int AS v', '99999999999'] : ['SELECT $1::uuid AS v', 'not-a-uuid'];
+    return this.dataSource.query(sql, [value]);
   }
 }
 
@@ -60,6 +71,14 @@ describe('the REST error body on every failure', () => {
     const forbidden = await t.http().get('/v2/objects').set('Authorization', `Bearer ${narrow}`).expect(403);
     expect(forbidden.body).toEqual(errorBody(403, 'auth_error', 'forbidden'));
     expect(forbidden.body.message).toContain('object_configuration:read');
+  });
+
+  it('answers a value the database refuses (NUL, out of range, malformed) with a 400, never a 500', async () => {
+    for (const kind of ['nul', 'range', 'uuid']) {
+      const res = await t.http().get(`/v2/failing-probe/unchecked/${kind}`).expect(400);
+      expect(res.body).toEqual(errorBody(400, 'invalid_request_error', 'validation_type'));
+      expect(res.body.message).toMatch(/^The request holds an invalid value: /);
+    }
   });
 
   it('answers an unexpected failure with a 500 that leaks nothing', async () => {

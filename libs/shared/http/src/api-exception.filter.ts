@@ -19,6 +19,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const problem = toProblem(error);
     if (problem.unexpected) {
       this.logger.error({ err: error, method: request.method, url: request.originalUrl }, 'unhandled error');
+    } else if (problem.details.missedValidation) {
+      this.logger.warn({ err: error, method: request.method, url: request.originalUrl }, 'the database refused a value the request validation let through');
     }
     if (response.headersSent) return;
     if (problem.retryAfterSeconds !== undefined) {

@@ -44,7 +44,30 @@ export function toProblem(error: unknown): Problem {
     }
     return httpProblem(status, error.message);
   }
-  return bodyParserProblem(error) ?? { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true };
+  return (
+    bodyParserProblem(error) ??
+    databaseDataProblem(error) ?? { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true }
+  );
+}
+
+/**
+ * A safety net, not a validation strategy: PostgreSQL refuses a value the edge should have
+ * refused (SQLSTATE class 22, "data exception": a NUL character, a number out of range, a
+ * malformed literal). The value came from the request, so it is the caller's 400, never a 500;
+ * `missedValidation` makes the filter log it so that the edge check gets written.
+ */
+function databaseDataProblem(error: unknown): Problem | undefined {
+  const driverError = (error as { driverError?: { code?: unknown; message?: unknown } } | undefined)?.driverError;
+  const sqlState = typeof driverError?.code === 'string' ? driverError.code : undefined;
+  if (!sqlState?.startsWith('22')) return undefined;
+  const reason = sqlState === '22021' || sqlState === '22P05' ? 'a value contains a character that cannot be stored (such as U+0000)' : String(driverError?.message);
+  return {
+    status: 400,
+    code: 'validation_type',
+    message: `The request holds an invalid value: ${reason}.`,
+    details: { missedValidation: sqlState },
+    unexpected: false,
+  };
 }
 
 /** body-parser and other express middleware signal client errors with a status/type pair. */
