@@ -310,10 +310,27 @@ describe('OAuth 2.0 authorization server', () => {
         expect((await browser.post('/oauth/sign-in', { ...fields, email: 'locked@example.test', password: `wrong password ${attempt}` })).status).toBe(401);
       }
       const right = await browser.post('/oauth/sign-in', { ...fields, email: 'Locked@Example.test', password: PASSWORD });
-      expect(right.status).toBe(401);
+      expect(right.status).toBe(429);
+      expect(right.headers.get('retry-after')).toBe('900');
+      expect(right.html).toContain('Too many failed sign-ins');
       expect(browser.cookies.has('wb_oauth_session')).toBe(false);
       // Other emails are not affected.
       expect((await browser.post('/oauth/sign-in', { ...fields, email: 'bob@example.test', password: PASSWORD })).status).toBe(303);
+    });
+
+    it('locks a client address out after 30 failed sign-ins over any emails (password spraying)', async () => {
+      const sprayer = { 'x-forwarded-for': '203.0.113.9' };
+      const browser = new Browser(t.issuer);
+      const fields = (await browser.get(authorizeUrl({}), sprayer)).form('/oauth/sign-in');
+      for (let attempt = 0; attempt < 30; attempt++) {
+        const res = await browser.post('/oauth/sign-in', { ...fields, email: `not an email ${attempt}`, password: PASSWORD }, sprayer);
+        expect(res.status).toBe(401);
+      }
+      const locked = await browser.post('/oauth/sign-in', { ...fields, email: 'bob@example.test', password: PASSWORD }, sprayer);
+      expect(locked.status).toBe(429);
+      expect(browser.cookies.has('wb_oauth_session')).toBe(false);
+      // Bob from his own address is not affected.
+      expect((await browser.post('/oauth/sign-in', { ...fields, email: 'bob@example.test', password: PASSWORD }, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(303);
     });
 
     it('ends the session after 8 hours: the authorize endpoint asks to sign in again and a consent post goes back to it', async () => {

@@ -10,9 +10,15 @@ import { type SessionMembership, SignInSessionRepository } from '../infrastructu
 /** How long a browser stays signed in to the consent pages. */
 export const SESSION_LIFETIME_SECONDS = 8 * 60 * 60;
 
-/** Failed sign-ins per email address before it is locked for the rest of the window. */
-const MAX_FAILURES = 10;
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** Failed sign-ins per email address (guessing one password) before it is locked for the rest of the window. */
+const MAX_FAILURES_PER_EMAIL = 10;
+/** Failed sign-ins per client address (spraying passwords over many emails) before it is locked. */
+const MAX_FAILURES_PER_CLIENT = 30;
+/** How long failures count, and so how long a lock lasts at most. */
+export const SIGN_IN_LOCK_SECONDS = 15 * 60;
+const FAILURE_WINDOW_MS = SIGN_IN_LOCK_SECONDS * 1000;
+
+export type SignInResult = { readonly kind: 'signed-in'; readonly sessionId: string } | { readonly kind: 'refused' } | { readonly kind: 'locked' };
 
 /**
  * Member sign-in for the consent pages. One email and password prove every workspace membership
@@ -31,10 +37,21 @@ export class SignInService {
     private readonly clock: Clock,
   ) {}
 
-  /** The new session id, or null when the email and password match no active member (or too many failures). */
-  async signIn(email: string, password: string): Promise<{ sessionId: string } | null> {
+  /**
+   * A new session when the email and password match at least one active member; `locked` while
+   * the email or the client address has had too many failures (without checking the password,
+   * so that a lock also stops the scrypt work); `refused` otherwise.
+   */
+  async signIn(email: string, password: string, clientAddress: string): Promise<SignInResult> {
+    const clientKey = `client:${clientAddress}`;
+    if (this.isLocked(clientKey, MAX_FAILURES_PER_CLIENT)) return { kind: 'locked' };
     const normalised = normaliseEmailSafely(email)?.toLowerCase();
-    if (!normalised || this.isLocked(normalised)) return null;
+    if (!normalised) {
+      this.recordFailure(clientKey);
+      return { kind: 'refused' };
+    }
+    const emailKey = `email:${normalised}`;
+    if (this.isLocked(emailKey, MAX_FAILURES_PER_EMAIL)) return { kind: 'locked' };
     const candidates = await this.credentials.findActiveByEmail(normalised);
     const proven: Array<{ workspaceId: string; memberId: string }> = [];
     for (const candidate of candidates) {
@@ -43,14 +60,15 @@ export class SignInService {
     // Spend the same scrypt time when no member has a password, so timing does not reveal emails.
     if (!candidates.some((candidate) => candidate.passwordHash)) await verifyPassword(password, await this.dummy());
     if (proven.length === 0) {
-      this.recordFailure(normalised);
-      return null;
+      this.recordFailure(emailKey);
+      this.recordFailure(clientKey);
+      return { kind: 'refused' };
     }
-    this.failures.delete(normalised);
+    this.failures.delete(emailKey);
     const session = generateSecret(SESSION_PREFIX);
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_LIFETIME_SECONDS * 1000);
     await this.transactions.run(() => this.sessions.insert(session.hash, proven, expiresAt));
-    return { sessionId: session.value };
+    return { kind: 'signed-in', sessionId: session.value };
   }
 
   /** The memberships of a live session; empty for an unknown, expired or emptied one. */
@@ -71,19 +89,20 @@ export class SignInService {
     return createHmac('sha256', sessionId).update(`oauth-form:${purpose}`).digest('base64url');
   }
 
-  private isLocked(email: string): boolean {
-    const entry = this.failures.get(email);
+  private isLocked(key: string, limit: number): boolean {
+    const entry = this.failures.get(key);
     if (!entry) return false;
     if (Date.now() - entry.since > FAILURE_WINDOW_MS) {
-      this.failures.delete(email);
+      this.failures.delete(key);
       return false;
     }
-    return entry.count >= MAX_FAILURES;
+    return entry.count >= limit;
   }
 
-  private recordFailure(email: string): void {
-    const entry = this.failures.get(email);
-    if (!entry || Date.now() - entry.since > FAILURE_WINDOW_MS) this.failures.set(email, { count: 1, since: Date.now() });
+  /** Counts a failure against an email or a client address; the map is bounded, oldest key first. */
+  private recordFailure(key: string): void {
+    const entry = this.failures.get(key);
+    if (!entry || Date.now() - entry.since > FAILURE_WINDOW_MS) this.failures.set(key, { count: 1, since: Date.now() });
     else entry.count += 1;
     if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
   }

@@ -6,7 +6,7 @@ import { Public } from '@workbase/shared/http';
 import type { Request, Response } from 'express';
 import { type AuthorizationRequest, type AuthorizationRequestCheck, AuthorizationRequestValidator } from '../../application/authorization-request';
 import { GrantAuthorizationUseCase } from '../../application/grant-authorization.use-case';
-import { SESSION_LIFETIME_SECONDS, SignInService } from '../../application/sign-in.service';
+import { SESSION_LIFETIME_SECONDS, SIGN_IN_LOCK_SECONDS, SignInService } from '../../application/sign-in.service';
 import { withQuery } from '../../domain/redirect-uri';
 import { describeScopesForConsent } from '../../domain/scope-wording';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_CSRF_COOKIE } from './cookies';
@@ -64,6 +64,7 @@ export class AuthorizeController {
   @ApiProduces('text/html')
   @ApiResponse({ status: 303, description: 'Signed in; back to /oauth/authorize' })
   @ApiResponse({ status: 401, description: 'The sign-in page again: wrong email or password' })
+  @ApiResponse({ status: 429, description: 'The sign-in page again: 10 failures for the email, or 30 from the client address, in 15 minutes' })
   @ApiResponse({ status: 403, description: 'Error page: CSRF token missing or wrong' })
   async signInForm(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
     const form = formFields(body, ['csrf_token', 'authorize_query', 'email', 'password']);
@@ -73,15 +74,17 @@ export class AuthorizeController {
     }
     const request = this.settle(await this.validator.check(form.authorize_query ?? ''), res);
     if (!request) return;
-    const session = await this.signIn.signIn(form.email ?? '', form.password ?? '');
-    if (!session) {
+    const session = await this.signIn.signIn(form.email ?? '', form.password ?? '', req.ip ?? 'unknown');
+    if (session.kind !== 'signed-in') {
+      const locked = session.kind === 'locked';
+      if (locked) res.setHeader('Retry-After', String(SIGN_IN_LOCK_SECONDS));
       return signInPage(res, {
-        status: 401,
+        status: locked ? 429 : 401,
         appName: request.app.name,
         authorizeQuery: request.query,
         csrfToken: cookieToken,
         email: form.email,
-        error: 'Incorrect email or password.',
+        error: locked ? 'Too many failed sign-ins. Wait 15 minutes, then try again.' : 'Incorrect email or password.',
       });
     }
     await this.signIn.signOut(readCookie(req, SESSION_COOKIE));
