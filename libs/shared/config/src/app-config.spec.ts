@@ -1,0 +1,60 @@
+import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('gives working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      dataDir: '.data',
+      baseUrl: 'http://localhost:3000',
+      tokenIssuer: 'localhost:3000',
+      rateLimit: { enabled: true, store: 'postgres', readsPerSecond: 100, writesPerSecond: 25 },
+      logLevel: 'info',
+      runWorker: true,
+      seedDemoWorkspace: true,
+      webhookAllowPrivateTargets: false,
+      sql: { statementTimeoutMs: 30_000, maxRows: 10_000 },
+    });
+    expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
+    expect(config.cursorSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reads and converts every kind of setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u:p@db:5432/workbase',
+      BASE_URL: 'https://api.example.com/',
+      RATE_LIMIT_ENABLED: 'false',
+      RATE_LIMIT_STORE: 'memory',
+      RATE_LIMIT_READS_PER_SECOND: '7',
+      RUN_WORKER: 'no',
+      WEBHOOK_RETRY_SCHEDULE: ' 1, 2.5 ,60',
+      CURSOR_SECRET: 'x'.repeat(32),
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgres://u:p@db:5432/workbase',
+      baseUrl: 'https://api.example.com',
+      tokenIssuer: 'api.example.com',
+      rateLimit: { enabled: false, store: 'memory', readsPerSecond: 7, writesPerSecond: 25 },
+      runWorker: false,
+      cursorSecret: 'x'.repeat(32),
+    });
+    expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2.5, 60]);
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT/],
+    ['PORT', '70000', /PORT/],
+    ['BASE_URL', 'not a url', /BASE_URL/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['RATE_LIMIT_STORE', 'redis', /RATE_LIMIT_STORE/],
+    ['RATE_LIMIT_WRITES_PER_SECOND', '0', /RATE_LIMIT_WRITES_PER_SECOND/],
+    ['WEBHOOK_RETRY_SCHEDULE', '5,soon', /WEBHOOK_RETRY_SCHEDULE: must be a comma-separated list of seconds/],
+    ['CURSOR_SECRET', 'short', /CURSOR_SECRET: must be at least 32 characters/],
+  ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+});
