@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Clock } from '@workbase/shared/kernel';
 import { OAuthModule } from '@workbase/oauth';
 import { DataSource } from 'typeorm';
@@ -505,6 +506,29 @@ describe('OAuth 2.0 authorization server', () => {
       } finally {
         nineMinutes.mockRestore();
       }
+    });
+
+    it('forgets codes a day after they expired and ended sessions, as new ones are made', async () => {
+      const db = t.app.get(DataSource);
+      const clock = t.app.select(OAuthModule).get(Clock);
+      const twoDaysAgo = jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() - 2 * 24 * 60 * 60 * 1000));
+      let oldCode: string;
+      try {
+        oldCode = (await approve()).searchParams.get('code')!;
+      } finally {
+        twoDaysAgo.mockRestore();
+      }
+      const hashOf = (value: string) => createHash('sha256').update(value).digest();
+      const rows = async () => (await db.query(`SELECT count(*)::int AS n FROM oauth_authorization_codes WHERE code_hash = $1`, [hashOf(oldCode)]))[0].n;
+      expect(await rows()).toBe(1);
+      const ended = async () => (await db.query(`SELECT count(*)::int AS n FROM oauth_sessions WHERE expires_at < now()`))[0].n;
+      expect(await ended()).toBeGreaterThan(0);
+
+      const fresh = (await approve()).searchParams.get('code')!;
+      expect(await rows()).toBe(0);
+      expect(await ended()).toBe(0);
+      expectError(await tokenRequest({ grant_type: 'authorization_code', code: oldCode, redirect_uri: REDIRECT }), 400, 'invalid_grant');
+      await tokenRequest({ grant_type: 'authorization_code', code: fresh, redirect_uri: REDIRECT }).expect(200);
     });
 
     it('refuses a missing or wrong PKCE verifier, and a verifier for a code without challenge', async () => {

@@ -7,6 +7,8 @@ import type { AuthorizationRequest } from './authorization-request';
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes. */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 10 * 60;
+/** Expired codes are kept this long, so that a replay within it still revokes the token issued. */
+const EXPIRED_CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** A member approved the request for one workspace: issue a single-use authorization code. */
 @Injectable()
@@ -20,8 +22,10 @@ export class GrantAuthorizationUseCase {
   async execute(request: AuthorizationRequest, membership: { workspaceId: string; memberId: string }): Promise<{ code: string }> {
     const code = generateSecret(AUTHORIZATION_CODE_PREFIX);
     const now = this.clock.now();
-    await this.transactions.run(() =>
-      this.codes.insert({
+    await this.transactions.run(async () => {
+      // Each grant also clears out codes long expired, so the table stays small without a job.
+      await this.codes.purgeExpiredBefore(new Date(now.getTime() - EXPIRED_CODE_RETENTION_MS));
+      await this.codes.insert({
         workspaceId: membership.workspaceId,
         id: newId(),
         codeHash: code.hash,
@@ -34,8 +38,8 @@ export class GrantAuthorizationUseCase {
         codeChallengeMethod: request.codeChallengeMethod,
         createdAt: now,
         expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
-      }),
-    );
+      });
+    });
     return { code: code.value };
   }
 }

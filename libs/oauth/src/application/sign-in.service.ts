@@ -67,7 +67,11 @@ export class SignInService {
     this.failures.delete(emailKey);
     const session = generateSecret(SESSION_PREFIX);
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_LIFETIME_SECONDS * 1000);
-    await this.transactions.run(() => this.sessions.insert(session.hash, proven, expiresAt));
+    await this.transactions.run(async () => {
+      // Each sign-in also clears out ended sessions, so the table stays small without a job.
+      await this.sessions.purgeExpiredBefore(this.clock.now());
+      await this.sessions.insert(session.hash, proven, expiresAt);
+    });
     return { kind: 'signed-in', sessionId: session.value };
   }
 

@@ -92,6 +92,14 @@ export class AuthorizationCodeRepository {
     };
   }
 
+  /**
+   * Forgets codes that expired before `before`, in every workspace (maintenance, not a workspace
+   * operation). Spent codes are kept until then so that a late replay still revokes its token.
+   */
+  async purgeExpiredBefore(before: Date): Promise<void> {
+    await this.transactions.manager().query(`DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, [before]);
+  }
+
   async markUsed(workspaceId: string, id: string, usedAt: Date, issuedTokenId: string): Promise<void> {
     await this.transactions
       .manager()

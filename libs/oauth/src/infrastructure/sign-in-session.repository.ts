@@ -54,6 +54,11 @@ export class SignInSessionRepository {
     }));
   }
 
+  /** Forgets sessions that ended before `before`, in every workspace (maintenance). */
+  async purgeExpiredBefore(before: Date): Promise<void> {
+    await this.transactions.manager().query(`DELETE FROM oauth_sessions WHERE expires_at < $1`, [before]);
+  }
+
   async deleteByHash(sessionHash: Buffer): Promise<void> {
     await this.transactions.manager().query(`DELETE FROM oauth_sessions WHERE session_hash = $1`, [sessionHash]);
   }
