@@ -81,6 +81,16 @@ describe('the REST error body on every failure', () => {
     }
   });
 
+  it('answers a malformed or oversized body at the OAuth JSON endpoints in RFC 6749 form, uncached', async () => {
+    for (const endpoint of ['/oauth/token', '/oauth/introspect', '/oauth/revoke']) {
+      const malformed = await t.http().post(endpoint).set('Content-Type', 'application/json').send('{"grant_type": ').expect(400);
+      expect(malformed.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/not valid JSON/) });
+      expect(malformed.headers['cache-control']).toBe('no-store');
+    }
+    const oversized = await t.http().post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: 'x'.repeat(200 * 1024) }).expect(413);
+    expect(oversized.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  });
+
   it('answers an unexpected failure with a 500 that leaks nothing', async () => {
     const res = await t.http().get('/v2/failing-probe').expect(500);
     expect(res.body).toEqual({ status_code: 500, type: 'internal_server_error', code: 'internal_error', message: 'An unexpected error occurred.' });

@@ -29,9 +29,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const path = request.path ?? request.url;
     if (path.startsWith('/scim/')) {
       response.status(problem.status).type('application/scim+json').send(JSON.stringify(scimBody(problem)));
-    } else if (path.startsWith('/oauth/') && typeof problem.details.oauth_error === 'string') {
+    } else if (oauthErrorFor(path, problem)) {
       response.status(problem.status).setHeader('Cache-Control', 'no-store');
-      response.json({ error: problem.details.oauth_error, error_description: problem.message });
+      response.json({ error: oauthErrorFor(path, problem), error_description: problem.message });
     } else {
       response.status(problem.status).json({
         status_code: problem.status,
@@ -41,6 +41,21 @@ export class ApiExceptionFilter implements ExceptionFilter {
       });
     }
   }
+}
+
+/** The JSON endpoints of the authorization server; the authorize endpoint answers with pages. */
+const OAUTH_JSON_ENDPOINT = /^\/oauth\/(token|introspect|revoke)\/?$/;
+
+/**
+ * The RFC 6749 §5.2 `error` of a failure under /oauth/: the one the domain chose, or, on the JSON
+ * endpoints, a generic one for failures that happen before our code runs (a malformed or
+ * oversized body), so that OAuth clients always get the dialect they parse.
+ */
+function oauthErrorFor(path: string, problem: Problem): string | undefined {
+  if (!path.startsWith('/oauth/')) return undefined;
+  if (typeof problem.details.oauth_error === 'string') return problem.details.oauth_error;
+  if (!OAUTH_JSON_ENDPOINT.test(path) || problem.status === 429) return undefined;
+  return problem.status >= 500 ? 'server_error' : 'invalid_request';
 }
 
 function scimBody(problem: Problem) {
