@@ -13,29 +13,26 @@
  *   node -r @swc-node/register bench/activities.bench.ts      (embedded PostgreSQL; or DATABASE_URL)
  *   BENCH_CREATES=2000 BENCH_EXTRA=50000 BENCH_CONCURRENCY=16 BENCH_ROUNDS=50 …   (the defaults)
  *
+ * Results are appended to bench/RESULTS.md (BENCH_RESULTS=<file> elsewhere).
  * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
  *   BENCH_CREATES=40 BENCH_EXTRA=300 BENCH_CONCURRENCY=4 BENCH_ROUNDS=5 BENCH_NO_WRITE=1 node -r @swc-node/register bench/activities.bench.ts
  */
-import { appendFileSync, chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import express from 'express';
 import { Pool } from 'pg';
-import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES, newId } from '@workbase/shared/kernel';
-import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
-import { createApp } from '../apps/api/src/app.factory';
+import { newId } from '@workbase/shared/kernel';
+import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, startBenchEnvironment } from './support';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
 const EXTRA = Number(process.env.BENCH_EXTRA ?? 50000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const DAY0 = Date.UTC(2026, 0, 1);
+
+type ApiCall = ReturnType<typeof jsonClient>;
 
 interface Ids {
   workspaceId: string;
@@ -48,49 +45,45 @@ interface Ids {
 }
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stop: () => Promise<void> = async () => undefined;
-  if (!adminUrl) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-'));
-    chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', shared_buffers: '256MB' } });
-    adminUrl = cluster.url;
-    stop = cluster.stop;
+  const bench = await startBenchEnvironment({ database: 'workbase_bench_activities', settings: { shared_buffers: '256MB' } });
+  const pool = new Pool({ connectionString: bench.url, max: bench.config.dbPoolSize });
+  try {
+    await run(bench, pool);
+  } finally {
+    await pool.end();
+    await bench.close();
   }
-  await ensureDatabase(adminUrl, 'workbase_bench_activities');
-  const url = withDatabase(adminUrl, 'workbase_bench_activities');
-  await runMigrations(url);
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false' });
-  const app = await createApp(config, url, createLogger('warn'));
-  await app.listen(0, '127.0.0.1');
-  const apiBase = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  const ws = await app.get(CreateWorkspaceUseCase).execute({ name: 'Bench', slug: `bench-${Date.now()}`, adminEmail: 'bench@example.com' });
-  const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
-  const call = async (base: string, method: string, route: string, body: unknown) => {
-    const res = await fetch(`${base}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { data: unknown };
-  };
-  const pool = new Pool({ connectionString: url, max: config.dbPoolSize });
+}
+
+async function run(bench: BenchEnvironment, pool: Pool) {
+  const { config, token, workspaceId } = bench;
+  const api = jsonClient(bench.baseUrl, token);
   const setup = async (slug: string): Promise<Ids> => {
-    const created = (await call(apiBase, 'POST', '/v2/activities', { data: { api_slug: slug, singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } })).data as { id: { activity_id: string } };
-    await call(apiBase, 'POST', `/v2/activities/${slug}/attributes`, { data: { title: 'Note', api_slug: 'note', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } });
+    const created = (await api('POST', '/v2/activities', { data: { api_slug: slug, singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } })).data as { id: { activity_id: string } };
+    await api('POST', `/v2/activities/${slug}/attributes`, { data: { title: 'Note', api_slug: 'note', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } });
     const activityId = created.id.activity_id;
     const attrs = new Map<string, string>(
-      (await pool.query(`SELECT api_slug, id FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [ws.workspaceId, activityId])).rows.map((r: { api_slug: string; id: string }) => [r.api_slug, r.id]),
+      (await pool.query(`SELECT api_slug, id FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, activityId])).rows.map((r: { api_slug: string; id: string }) => [r.api_slug, r.id]),
     );
-    const outbound = (await pool.query(`SELECT id FROM select_options WHERE workspace_id = $1 AND attribute_id = $2 AND title = 'Outbound'`, [ws.workspaceId, attrs.get('direction')])).rows[0].id;
-    return { workspaceId: ws.workspaceId, activityId, timestamp: attrs.get('timestamp')!, direction: attrs.get('direction')!, duration: attrs.get('duration')!, note: attrs.get('note')!, outbound };
+    const outbound = (await pool.query(`SELECT id FROM select_options WHERE workspace_id = $1 AND attribute_id = $2 AND title = 'Outbound'`, [workspaceId, attrs.get('direction')])).rows[0].id;
+    return { workspaceId, activityId, timestamp: attrs.get('timestamp')!, direction: attrs.get('direction')!, duration: attrs.get('duration')!, note: attrs.get('note')!, outbound };
   };
   const apiIds = await setup('bench_api_calls');
   const bareIds = await setup('bench_bare_calls');
   const bare = bareServer(pool, bareIds, token);
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareBase = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  try {
+    await compare(pool, config.dbPoolSize, apiIds, bareIds, api, jsonClient(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, token));
+  } finally {
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+  }
+}
 
+/** Creates through both sides, fills both activities to the same size, then queries both. */
+async function compare(pool: Pool, poolSize: number, apiIds: Ids, bareIds: Ids, api: ApiCall, bareApi: ApiCall) {
   const values = (i: number) => ({ timestamp: new Date(DAY0 + i * 60_000).toISOString(), direction: 'Outbound', duration: i % 3600, note: `call ${i}` });
-  const createApi = await throughput((i) => call(apiBase, 'POST', '/v2/activities/bench_api_calls/records', { data: { values: values(i) } }));
-  const createBare = await throughput((i) => call(bareBase, 'POST', '/records', { data: { values: values(i) } }));
+  const createApi = await throughput((i) => api('POST', '/v2/activities/bench_api_calls/records', { data: { values: values(i) } }));
+  const createBare = await throughput((i) => bareApi('POST', '/records', { data: { values: values(i) } }));
   console.log(`create: API ${createApi.toFixed(0)} req/s, bare ${createBare.toFixed(0)} req/s`);
 
   await generate(pool, apiIds, CREATES, CREATES + EXTRA);
@@ -102,15 +95,15 @@ async function main() {
   const from = new Date(DAY0 + middle * 60_000).toISOString();
   const to = new Date(DAY0 + (middle + 1440) * 60_000).toISOString();
   const query = { filter: { timestamp: { $gte: from, $lt: to } }, sorts: [{ direction: 'desc', attribute: 'timestamp' }], limit: 50 };
-  const queryApi = await latency(async () => ((await call(apiBase, 'POST', '/v2/activities/bench_api_calls/records/query', query)).data as unknown[]).length);
-  const queryBare = await latency(async () => ((await call(bareBase, 'POST', '/query', query)).data as unknown[]).length);
+  const queryApi = await sequentialLatency(ROUNDS, async () => ((await api('POST', '/v2/activities/bench_api_calls/records/query', query)).data as unknown[]).length);
+  const queryBare = await sequentialLatency(ROUNDS, async () => ((await bareApi('POST', '/query', query)).data as unknown[]).length);
   console.log(`query: API p50 ${queryApi.p50.toFixed(1)} ms (${queryApi.rows} rows), bare p50 ${queryBare.p50.toFixed(1)} ms (${queryBare.rows} rows)`);
 
   const lines = [
     '',
     `## Activity records (${new Date().toISOString().slice(0, 10)}, ${process.platform}, ${cpus().length} cores, embedded PostgreSQL, bench/activities.bench.ts)`,
     '',
-    `API = the app (${config.dbPoolSize} connections); bare = express + \`pg\` Pool (same size) doing the same inserts (record, 4 values, outbox event, one transaction) and the same filter/sort select plus the page's values, no auth/validation/lookups. Create: ${CREATES} POSTs per side, ${CONCURRENCY} in flight. Query: timestamp range (${matches.toLocaleString('en')} matches) sorted desc, limit 50, over ${(CREATES + EXTRA).toLocaleString('en')} records per activity, ${ROUNDS} sequential requests after one warm-up; ms as p50 / p95.`,
+    `API = the app (${poolSize} connections); bare = express + \`pg\` Pool (same size) doing the same inserts (record, 4 values, outbox event, one transaction) and the same filter/sort select plus the page's values, no auth/validation/lookups. Create: ${CREATES} POSTs per side, ${CONCURRENCY} in flight. Query: timestamp range (${matches.toLocaleString('en')} matches) sorted desc, limit 50, over ${(CREATES + EXTRA).toLocaleString('en')} records per activity, ${ROUNDS} sequential requests after one warm-up; ms as p50 / p95.`,
     '',
     '| measure | API | bare express + pg | API / bare |',
     '|---|---|---|---|',
@@ -118,11 +111,7 @@ async function main() {
     `| records/query latency (ms) | ${queryApi.p50.toFixed(1)} / ${queryApi.p95.toFixed(1)} | ${queryBare.p50.toFixed(1)} / ${queryBare.p95.toFixed(1)} | ${(queryApi.p50 / queryBare.p50).toFixed(2)}x |`,
   ];
   console.log(lines.join('\n'));
-  if (!process.env.BENCH_NO_WRITE) appendFileSync(path.join(__dirname, 'RESULTS.md'), `${lines.join('\n')}\n`);
-  await new Promise<void>((resolve) => bare.close(() => resolve()));
-  await pool.end();
-  await app.close();
-  await stop();
+  appendResults(lines);
 }
 
 async function throughput(run: (i: number) => Promise<unknown>): Promise<number> {
@@ -135,18 +124,6 @@ async function throughput(run: (i: number) => Promise<unknown>): Promise<number>
     }),
   );
   return CREATES / ((performance.now() - started) / 1000);
-}
-
-async function latency(run: () => Promise<number>): Promise<{ p50: number; p95: number; rows: number }> {
-  const rows = await run();
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], rows };
 }
 
 /** The hand-written baseline: the same rows in, the same rows out, nothing else. */

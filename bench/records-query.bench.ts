@@ -5,22 +5,14 @@
  *
  *   npm run bench:records            (embedded PostgreSQL in a temp dir; or set DATABASE_URL)
  *   BENCH_SIZES=10000,100000 npm run bench:records
- *   BENCH_SIZES=2000 BENCH_ROUNDS=3 BENCH_RESULTS=/tmp/r.md npm run bench:records   (smoke test)
+ *   BENCH_SIZES=2000 BENCH_ROUNDS=3 BENCH_NO_WRITE=1 npm run bench:records   (smoke test; BENCH_RESULTS=/tmp/r.md writes elsewhere)
  */
-import { mkdtempSync, chmodSync } from 'node:fs';
-import { appendFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
 import { ContainerResolver, pageStatement, RecordQueryService } from '@workbase/records';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
-import { createApp } from '../apps/api/src/app.factory';
 import { type DatasetAttributes, generatePeople } from './records-dataset';
+import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, startBenchEnvironment } from './support';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -31,31 +23,24 @@ interface Shape {
 }
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stop: () => Promise<void> = async () => undefined;
-  if (!adminUrl) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-'));
-    chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', shared_buffers: '512MB', work_mem: '32MB' } });
-    adminUrl = cluster.url;
-    stop = cluster.stop;
-  }
-  await ensureDatabase(adminUrl, 'workbase_bench');
-  const url = withDatabase(adminUrl, 'workbase_bench');
-  await runMigrations(url);
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false' });
-  const app = await createApp(config, url, createLogger('warn'));
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-  const slug = `bench-${Date.now()}`;
-  const ws = await app.get(CreateWorkspaceUseCase).execute({ name: 'Bench', slug, adminEmail: 'bench@example.com' });
-  const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
-  const pg = new Client({ connectionString: url });
+  const bench = await startBenchEnvironment({ database: 'workbase_bench', settings: { shared_buffers: '512MB', work_mem: '32MB' } });
+  const pg = new Client({ connectionString: bench.url });
   await pg.connect();
-  const people = await app.get(ContainerResolver).object(ws.workspaceId, 'people');
-  const companies = await app.get(ContainerResolver).object(ws.workspaceId, 'companies');
+  try {
+    await run(bench, pg);
+  } finally {
+    await pg.end();
+    await bench.close();
+  }
+}
+
+async function run(bench: BenchEnvironment, pg: Client) {
+  const { app, workspaceId } = bench;
+  const call = jsonClient(bench.baseUrl, bench.token);
+  const people = await app.get(ContainerResolver).object(workspaceId, 'people');
+  const companies = await app.get(ContainerResolver).object(workspaceId, 'companies');
   const attr = async (container: string, slug: string) =>
-    (await pg.query(`SELECT id FROM attributes WHERE workspace_id = $1 AND container_id = $2 AND api_slug = $3`, [ws.workspaceId, container, slug])).rows[0].id as string;
+    (await pg.query(`SELECT id FROM attributes WHERE workspace_id = $1 AND container_id = $2 AND api_slug = $3`, [workspaceId, container, slug])).rows[0].id as string;
   const ids = {
     email: await attr(people.id, 'email_addresses'),
     job: await attr(people.id, 'job_title'),
@@ -63,19 +48,14 @@ async function main() {
     domains: await attr(companies.id, 'domains'),
   };
   // A number attribute for range filters and sorts.
-  const score = await fetch(`${base}/v2/objects/people/attributes`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ data: { title: 'Score', api_slug: 'score', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } }),
-  });
-  if (!score.ok) throw new Error(await score.text());
+  await call('POST', '/v2/objects/people/attributes', { data: { title: 'Score', api_slug: 'score', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } });
   ids['score' as keyof typeof ids] = await attr(people.id, 'score');
 
   const lines: string[] = [];
   let have = 0;
   for (const size of SIZES) {
     const started = performance.now();
-    await generatePeople(pg, ws.workspaceId, people.id, companies.id, ids as DatasetAttributes, have, size);
+    await generatePeople(pg, workspaceId, people.id, companies.id, ids as DatasetAttributes, have, size);
     have = size;
     await pg.query('ANALYZE');
     const loadSeconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -86,29 +66,21 @@ async function main() {
       { name: 'path: company domain equals', body: { filter: { path: [['people', 'company'], ['companies', 'domains']], constraints: { domain: `company-${Math.floor(companiesCount / 2)}.com` } }, limit: 500 } },
     ];
     for (const shape of shapes) {
-      const http = await measure(async () => {
-        const res = await fetch(`${base}/v2/objects/people/records/query`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(shape.body),
-        });
-        if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-        return ((await res.json()) as { data: unknown[] }).data.length;
-      });
+      const http = await sequentialLatency(ROUNDS, async () => (await call<{ data: unknown[] }>('POST', '/v2/objects/people/records/query', shape.body)).data.length);
       const compiled = await app.get(RecordQueryService).compile(people, shape.body);
       const limit = (shape.body.limit as number | undefined) ?? 500;
       // The same statements the API runs (a query with an indexed leading sort has two branches:
       // the second only runs when the first does not fill the page).
-      const direct = await measure(async () => {
+      const direct = await sequentialLatency(ROUNDS, async () => {
         let rows = 0;
         for (const branch of compiled.branches) {
-          const statement = pageStatement(ws.workspaceId, people.id, branch, { limit: limit - rows, offset: 0 });
+          const statement = pageStatement(workspaceId, people.id, branch, { limit: limit - rows, offset: 0 });
           rows += (await pg.query(statement.sql, statement.params)).rowCount ?? 0;
           if (rows >= limit) break;
         }
         return rows;
       });
-      const first = pageStatement(ws.workspaceId, people.id, compiled.branches[0], { limit, offset: 0 });
+      const first = pageStatement(workspaceId, people.id, compiled.branches[0], { limit, offset: 0 });
       const plan = (await pg.query(`EXPLAIN ${first.sql}`, first.params)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
       const line = `| ${size.toLocaleString('en')} | ${shape.name} | ${http.rows} | ${http.p50.toFixed(1)} / ${http.p95.toFixed(1)} | ${direct.p50.toFixed(1)} / ${direct.p95.toFixed(1)} | ${(http.p50 / direct.p50).toFixed(1)}x |`;
       lines.push(line);
@@ -126,22 +98,7 @@ async function main() {
     '| people | query | rows | API p50 / p95 | direct SQL p50 / p95 | API / direct |',
     '|---|---|---|---|---|---|',
   ];
-  appendFileSync(process.env.BENCH_RESULTS ?? path.join(__dirname, 'RESULTS.md'), `${[...header, ...lines].join('\n')}\n`);
-  await pg.end();
-  await app.close();
-  await stop();
-}
-
-async function measure(run: () => Promise<number>): Promise<{ p50: number; p95: number; rows: number }> {
-  const rows = await run();
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], rows };
+  appendResults([...header, ...lines]);
 }
 
 main().catch((error) => {

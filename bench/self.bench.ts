@@ -5,24 +5,18 @@
  *
  *   npm run bench:self                  (embedded PostgreSQL in a temp dir; or set DATABASE_URL)
  *   BENCH_DURATION=20 BENCH_CONNECTIONS=50 npm run bench:self
+ *   BENCH_DURATION=2 BENCH_WARMUP=1 npm run bench:self      (smoke run; prints only, writes no file)
  *
  * autocannon runs as a child process so that the load generator does not share the servers'
  * event loop (it still shares the machine's cores, as noted in RESULTS.md).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import express from 'express';
 import { Pool } from 'pg';
-import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
-import { createApp } from '../apps/api/src/app.factory';
+import { startBenchEnvironment } from './support';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -96,52 +90,36 @@ async function listen(app: express.Express): Promise<{ server: Server; url: stri
 }
 
 async function main(): Promise<void> {
-  let adminUrl = process.env.DATABASE_URL;
-  let stopCluster: () => Promise<void> = async () => undefined;
-  let dataDir: string | undefined;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-self-'));
-    chmodSync(dataDir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
-    adminUrl = cluster.url;
-    stopCluster = cluster.stop;
+  const bench = await startBenchEnvironment({ database: 'workbase_bench_self', env: { DB_POOL_SIZE: '10' } });
+  const pool = new Pool({ connectionString: bench.url, max: 10 });
+  let bare: { server: Server; url: string } | undefined;
+  try {
+    const { token } = bench;
+    const serviceUrl = `${bench.baseUrl}/v2/self`;
+    bare = await listen(bareServer(pool, bench.config.tokenIssuer));
+
+    // Both must answer the same body, or the comparison means nothing.
+    const [fromService, fromBare] = await Promise.all([serviceUrl, bare.url].map(async (u) => (await fetch(u, { headers: { Authorization: `Bearer ${token}` } })).json()));
+    if (JSON.stringify(fromService) !== JSON.stringify(fromBare)) throw new Error(`bodies differ:\n${JSON.stringify(fromService)}\n${JSON.stringify(fromBare)}`);
+
+    const results: Record<string, Load> = {};
+    for (const [name, target] of [['Workbase (Nest + express)', serviceUrl], ['bare express + pg', bare.url]] as const) {
+      await autocannon(target, token, WARMUP);
+      results[name] = await autocannon(target, token, DURATION);
+    }
+    const [service, baseline] = [results['Workbase (Nest + express)'], results['bare express + pg']];
+    process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up\n\n`);
+    process.stdout.write('| server | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|\n');
+    for (const [name, load] of Object.entries(results)) {
+      process.stdout.write(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50} | ${load.p99} | ${load.non2xx} | ${load.errors} |\n`);
+    }
+    process.stdout.write(`\nthroughput ratio (Workbase / bare): ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}\n`);
+  } finally {
+    const server = bare?.server;
+    if (server) await new Promise((resolve) => server.close(resolve));
+    await pool.end();
+    await bench.close();
   }
-  await ensureDatabase(adminUrl, 'workbase_bench_self');
-  const url = withDatabase(adminUrl, 'workbase_bench_self');
-  await runMigrations(url);
-
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false', DB_POOL_SIZE: '10' });
-  const app = await createApp(config, url, createLogger('warn'));
-  await app.listen(0, '127.0.0.1');
-  const serviceUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/v2/self`;
-  const ws = await app.get(CreateWorkspaceUseCase).execute({ name: 'Bench', slug: `bench-self-${Date.now()}`, adminEmail: 'bench@example.com' });
-  const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
-
-  const pool = new Pool({ connectionString: url, max: 10 });
-  const bare = await listen(bareServer(pool, config.tokenIssuer));
-
-  // Both must answer the same body, or the comparison means nothing.
-  const [fromService, fromBare] = await Promise.all([serviceUrl, bare.url].map(async (u) => (await fetch(u, { headers: { Authorization: `Bearer ${token}` } })).json()));
-  if (JSON.stringify(fromService) !== JSON.stringify(fromBare)) throw new Error(`bodies differ:\n${JSON.stringify(fromService)}\n${JSON.stringify(fromBare)}`);
-
-  const results: Record<string, Load> = {};
-  for (const [name, target] of [['Workbase (Nest + express)', serviceUrl], ['bare express + pg', bare.url]] as const) {
-    await autocannon(target, token, WARMUP);
-    results[name] = await autocannon(target, token, DURATION);
-  }
-  const [service, baseline] = [results['Workbase (Nest + express)'], results['bare express + pg']];
-  process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up\n\n`);
-  process.stdout.write('| server | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|\n');
-  for (const [name, load] of Object.entries(results)) {
-    process.stdout.write(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50} | ${load.p99} | ${load.non2xx} | ${load.errors} |\n`);
-  }
-  process.stdout.write(`\nthroughput ratio (Workbase / bare): ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}\n`);
-
-  await new Promise((resolve) => bare.server.close(resolve));
-  await pool.end();
-  await app.close();
-  await stopCluster();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 main().catch((error: unknown) => {

@@ -16,21 +16,14 @@
  *   npm run bench:sql                                 (embedded PostgreSQL; or DATABASE_URL)
  *   BENCH_RECORDS=100000 BENCH_ROUNDS=20 npm run bench:sql     (the defaults)
  *
+ * Results are appended to bench/RESULTS.md (BENCH_RESULTS=<file> elsewhere).
  * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
  *   BENCH_RECORDS=2000 BENCH_ROUNDS=3 BENCH_NO_WRITE=1 npm run bench:sql
  */
-import { appendFileSync, chmodSync, mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
-import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';
-import { createApp } from '../apps/api/src/app.factory';
+import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, startBenchEnvironment } from './support';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -44,35 +37,19 @@ interface Activity {
 }
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stop: () => Promise<void> = async () => undefined;
-  if (!adminUrl) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-'));
-    chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', shared_buffers: '256MB' } });
-    adminUrl = cluster.url;
-    stop = cluster.stop;
+  const bench = await startBenchEnvironment({ database: 'workbase_bench_sql', settings: { shared_buffers: '256MB' } });
+  const pool = new Pool({ connectionString: bench.url, max: 4 });
+  try {
+    await run(bench, pool);
+  } finally {
+    await pool.end();
+    await bench.close();
   }
-  await ensureDatabase(adminUrl, 'workbase_bench_sql');
-  const url = withDatabase(adminUrl, 'workbase_bench_sql');
-  await runMigrations(url);
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false' });
-  const app = await createApp(config, url, createLogger('warn'));
-  await app.listen(0, '127.0.0.1');
-  const apiBase = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  const pool = new Pool({ connectionString: url, max: 4 });
+}
 
-  const workspace = async (slug: string) => {
-    const ws = await app.get(CreateWorkspaceUseCase).execute({ name: slug, slug: `${slug}-${Date.now()}`, adminEmail: `${slug}@example.com` });
-    const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
-    return { workspaceId: ws.workspaceId, token };
-  };
-  const call = async (token: string, method: string, route: string, body: unknown) => {
-    const res = await fetch(`${apiBase}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { data: unknown };
-  };
-  const setup = async (ws: { workspaceId: string; token: string }, count: number): Promise<Activity> => {
+async function run(bench: BenchEnvironment, pool: Pool) {
+  const call = (token: string, method: string, route: string, body: unknown) => jsonClient(bench.baseUrl, token)(method, route, body);
+  const setup = async (ws: BenchWorkspace, count: number): Promise<Activity> => {
     const created = (await call(ws.token, 'POST', '/v2/activities', { data: { api_slug: 'bench_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } })).data as { id: { activity_id: string } };
     const activityId = created.id.activity_id;
     const attributes = new Map<string, string>(
@@ -87,8 +64,8 @@ async function main() {
   };
 
   const started = performance.now();
-  const main = await workspace('bench-sql');
-  const noise = await workspace('bench-sql-noise');
+  const main: BenchWorkspace = bench;
+  const noise = await createBenchWorkspace(bench.app, 'bench-sql-noise');
   const ids = await setup(main, RECORDS);
   await setup(noise, Math.floor(RECORDS / 10));
   await pool.query('ANALYZE');
@@ -152,10 +129,7 @@ async function main() {
     lines.push(`| ${shape.name} | ${a.median.toFixed(1)} / ${a.p95.toFixed(1)} | ${b.median.toFixed(1)} / ${b.p95.toFixed(1)} | ${(a.median / b.median).toFixed(2)}× |`);
   }
   console.log(lines.join('\n'));
-  if (!process.env.BENCH_NO_WRITE) appendFileSync(path.join(__dirname, 'RESULTS.md'), `${lines.join('\n')}\n`);
-  await pool.end();
-  await app.close();
-  await stop();
+  appendResults(lines);
 }
 
 /** Records [from, to) of the activity with timestamp, direction and duration, in one transaction. */

@@ -6,23 +6,18 @@
  *   npm run bench:webhooks
  *   BENCH_LATENCY_EVENTS=300 BENCH_THROUGHPUT_EVENTS=5000 BENCH_WEBHOOKS=4 BENCH_LIMITED_EVENTS=100 (the defaults)
  *   smoke run: BENCH_LATENCY_EVENTS=10 BENCH_THROUGHPUT_EVENTS=40 BENCH_WEBHOOKS=2 BENCH_LIMITED_EVENTS=40
+ *   (prints only; writes no results file)
  *
  * Phases: (1) latency, one event every 20 ms; (2) throughput, a backlog committed in transactions
  * of 100 events fanned out to BENCH_WEBHOOKS endpoints with the rate limit lifted; (3) the default
  * per-endpoint limit of 25/s on one endpoint. API, worker and receiver share this process.
  */
-import { chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES, type DomainEvent } from '@workbase/shared/kernel';
-import { ensureDatabase, EventOutbox, runMigrations, startEmbeddedPostgres, TransactionRunner, withDatabase } from '@workbase/shared/persistence';
+import type { DomainEvent } from '@workbase/shared/kernel';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
-import { createApp } from '../apps/api/src/app.factory';
+import { jsonClient, startBenchApp, startBenchDatabase } from './support';
 
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 300);
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_THROUGHPUT_EVENTS ?? 5000);
@@ -33,20 +28,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stop: () => Promise<void> = async () => undefined;
-  if (!adminUrl) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'workbase-bench-'));
-    chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
-    adminUrl = cluster.url;
-    stop = cluster.stop;
+  const database = await startBenchDatabase('workbase_webhooks_bench');
+  try {
+    await phases(database.url);
+  } finally {
+    await database.close();
   }
-  const dbName = `workbase_webhooks_bench_${Date.now()}`;
-  await ensureDatabase(adminUrl, dbName);
-  const url = withDatabase(adminUrl, dbName);
-  await runMigrations(url);
+}
 
+/** The three phases, each with its own app instance on the database at `url`. */
+async function phases(url: string): Promise<void> {
   // Receiver: remembers when each (webhook, event key) arrived.
   const arrivals = new Map<string, number>();
   let received = 0;
@@ -66,35 +57,26 @@ async function main() {
   const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 
   const run = async (env: Record<string, string>, work: (ctx: Ctx) => Promise<void>) => {
-    const config = loadConfig({ ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', RUN_WORKER: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env });
-    const app = await createApp(config, url, createLogger('warn'));
-    await app.listen(0, '127.0.0.1');
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const ws = await app.get(CreateWorkspaceUseCase).execute({ name: 'Bench', slug: `bench-${Date.now()}`, adminEmail: 'bench@example.com' });
-    const token = (await app.get(IssueTokenUseCase).execute({ workspaceId: ws.workspaceId, scopes: ALL_SCOPES })).accessToken;
-    const createHook = async () => {
-      const res = await fetch(`${base}/v2/webhooks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ data: { target_url: target, subscriptions: [{ event_type: 'task.created', filter: null }] } }),
-      });
-      return ((await res.json()) as { data: { id: { webhook_id: string } } }).data.id.webhook_id;
-    };
+    const bench = await startBenchApp(url, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env });
+    const { app, workspaceId } = bench;
+    const call = jsonClient(bench.baseUrl, bench.token);
+    const createHook = async () =>
+      (await call<{ data: { id: { webhook_id: string } } }>('POST', '/v2/webhooks', { data: { target_url: target, subscriptions: [{ event_type: 'task.created', filter: null }] } })).data.id.webhook_id;
     const commit = async (keys: string[]) => {
       const events: DomainEvent[] = keys.map((key) => ({
         eventType: 'task.created',
-        workspaceId: ws.workspaceId,
-        id: { workspace_id: ws.workspaceId, task_id: key },
+        workspaceId,
+        id: { workspace_id: workspaceId, task_id: key },
         actor: { type: 'api-token', id: null },
       }));
       await app.get(TransactionRunner).run(() => app.get(EventOutbox).record(...events));
       return performance.now();
     };
-    await app.get(WebhookWorker).start();
     try {
+      await app.get(WebhookWorker).start();
       await work({ createHook, commit });
     } finally {
-      await app.close();
+      await bench.close();
     }
   };
   interface Ctx {
@@ -171,7 +153,6 @@ async function main() {
 
   say(`requests received in all: ${received} (deliveries: ${arrivals.size})`);
   server.close();
-  await stop();
 }
 
 main().catch((error) => {
