@@ -1,5 +1,6 @@
 import { Injectable, Module, UseInterceptors, UsePipes } from '@nestjs/common';
 import { type Container, type ContainerLookup, createAttributesController, RecordsModule } from '@workbase/records';
+import { RejectNulPipe } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from './application/activity-catalog';
 import { ActivityRecords } from './application/activity-records';
@@ -9,7 +10,6 @@ import { ActivityRepository } from './infrastructure/activity.repository';
 import { ActivitiesController } from './interface/http/activities.controller';
 import { ActivityEventSlugInterceptor } from './interface/http/activity-event-slug.interceptor';
 import { ActivityRecordsController } from './interface/http/activity-records.controller';
-import { RejectNulCharactersPipe } from './interface/http/reject-nul.pipe';
 
 /** `{activity}` of the attribute endpoints: UUID or api_slug of this workspace's activity. */
 @Injectable()
@@ -31,7 +31,7 @@ const ActivityAttributesController = createAttributesController({
   lookup: ActivityContainerLookup,
 });
 UseInterceptors(ActivityEventSlugInterceptor)(ActivityAttributesController);
-UsePipes(new RejectNulCharactersPipe({ identifier: 'activity' }))(ActivityAttributesController);
+UsePipes(new RejectNulPipe({ identifier: 'activity' }))(ActivityAttributesController);
 
 /** Activities (custom and system), their schema-inherited and custom attributes, and their records. */
 @Module({

@@ -11,3 +11,4 @@ export * from './http-kernel.module';
 export * from './pagination';
 export * from './presented-token';
 export * from './cursor';
+export * from './reject-nul.pipe';

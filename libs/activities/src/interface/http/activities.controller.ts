@@ -1,18 +1,17 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse } from '@workbase/records';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from '../../application/activity-catalog';
 import { ActivityCreateRequest, ActivityUpdateRequest, ListActivitiesQuery } from './requests';
 import { ActivityEnvelope, ActivityListEnvelope, toActivityResponse } from './responses';
-import { RejectNulCharactersPipe } from './reject-nul.pipe';
 
 const activityParam = { name: 'activity', description: 'Activity UUID or api_slug' };
 
 @ApiTags('Activities')
 @Controller('v2/activities')
-@UsePipes(RejectNulCharactersPipe)
+@UsePipes(RejectNulPipe)
 export class ActivitiesController {
   constructor(private readonly catalog: ActivityCatalog) {}
 

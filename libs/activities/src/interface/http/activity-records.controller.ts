@@ -1,11 +1,10 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AssertQuery, EmptyResponse, RecordQueryRequest, RecordWriteRequest, recordIdPipe, writeActor } from '@workbase/records';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityRecords } from '../../application/activity-records';
 import { ActivityRecordEnvelope, ActivityRecordListEnvelope, toActivityRecordResponse } from './responses';
-import { RejectNulCharactersPipe } from './reject-nul.pipe';
 
 const activityParam = { name: 'activity', description: 'Activity UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Activity record UUID; records have no slug, so anything else is a 404' };
@@ -17,7 +16,7 @@ const conflict = { type: ApiErrorResponse, description: '`concurrent_write_confl
 
 @ApiTags('Activity records')
 @Controller('v2/activities/:activity/records')
-@UsePipes(RejectNulCharactersPipe)
+@UsePipes(RejectNulPipe)
 export class ActivityRecordsController {
   constructor(private readonly records: ActivityRecords) {}
 

@@ -11,23 +11,15 @@ import {
   IsOptional,
   IsString,
   IsUUID,
-  ValidateBy,
   MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { LimitQueryParam } from '@workbase/shared/http';
+import { LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
 export const MEETINGS_PAGE = { default: 50, max: 200 } as const;
-
-/** PostgreSQL text cannot hold U+0000: refuse it with a 400 naming the field instead of failing the write. */
-const NoNul = () =>
-  ValidateBy({
-    name: 'noNul',
-    validator: { validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'), defaultMessage: () => '$property must not contain NUL (U+0000) characters' },
-  });
 
 /** `true`/`false` (also as strings) to booleans; anything else is left to fail IsBoolean. */
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -57,7 +49,7 @@ export class ParticipantInput {
   email_address?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Ada Lovelace' })
-  @NoNul()
+  @NoNulCharacters()
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
@@ -76,7 +68,7 @@ export class ParticipantInput {
 
 export class LinkedRecordInput {
   @ApiProperty({ description: 'Object slug or UUID', example: 'companies' })
-  @NoNul()
+  @NoNulCharacters()
   @IsString()
   @IsNotEmpty()
   object!: string;
@@ -88,14 +80,14 @@ export class LinkedRecordInput {
 
 export class MeetingCreateData {
   @ApiProperty({ example: 'Quarterly review' })
-  @NoNul()
+  @NoNulCharacters()
   @IsString()
   @IsNotEmpty()
   @MaxLength(1000)
   title!: string;
 
   @ApiPropertyOptional({ default: '', example: 'Review of Q1 numbers' })
-  @NoNul()
+  @NoNulCharacters()
   @IsOptional()
   @IsString()
   @MaxLength(100_000)
@@ -155,7 +147,7 @@ export class ListMeetingsQuery {
   cursor?: string;
 
   @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
-  @NoNul()
+  @NoNulCharacters()
   @IsOptional()
   @IsString()
   @IsNotEmpty()

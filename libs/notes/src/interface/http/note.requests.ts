@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
+import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
 import type { NoteFormat } from '../../domain/note-content';
 
 const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
@@ -9,19 +9,12 @@ const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
 /** The notes list's page size (reference API: default 10, max 50). */
 export const NOTES_PAGE = { default: 10, max: 50 } as const;
 
-/** PostgreSQL text cannot hold U+0000: refuse it with a 400 naming the field instead of failing the write. */
-const NoNul = () =>
-  ValidateBy({
-    name: 'noNul',
-    validator: { validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'), defaultMessage: () => '$property must not contain NUL (U+0000) characters' },
-  });
-
 /** Optional in a PATCH: absent means unchanged, but an explicit null is a wrong type (400), not a 500. */
 const UnlessAbsent = () => ValidateIf((_, value: unknown) => value !== undefined);
 
 export class NoteCreateData {
   @ApiProperty({ description: 'Object slug or UUID of the parent record', example: 'people' })
-  @NoNul()
+  @NoNulCharacters()
   @IsString()
   @IsNotEmpty()
   parent_object!: string;
@@ -31,7 +24,7 @@ export class NoteCreateData {
   parent_record_id!: string;
 
   @ApiProperty({ description: 'Plaintext title', example: 'Initial call' })
-  @NoNul()
+  @NoNulCharacters()
   @IsString()
   title!: string;
 
@@ -40,7 +33,7 @@ export class NoteCreateData {
   format!: NoteFormat;
 
   @ApiProperty({ description: 'Plaintext, or markdown of the documented subset (headings #–###, lists, bold, italic, strike, ==highlight==, links). At most 1 MiB (413 above).' })
-  @NoNul()
+  @NoNulCharacters()
   @IsString()
   content!: string;
 
@@ -72,7 +65,7 @@ export class NoteCreateRequest {
 
 export class NoteUpdateData {
   @ApiPropertyOptional({ description: 'Plaintext title' })
-  @NoNul()
+  @NoNulCharacters()
   @UnlessAbsent()
   @IsString()
   title?: string;
@@ -83,7 +76,7 @@ export class NoteUpdateData {
   format?: NoteFormat;
 
   @ApiPropertyOptional({ description: 'Replaces the content; with `format`' })
-  @NoNul()
+  @NoNulCharacters()
   @UnlessAbsent()
   @IsString()
   content?: string;
@@ -103,7 +96,7 @@ export class ListNotesQuery extends OffsetPaginationQuery {
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Object slug or UUID: only notes on records of this object' })
-  @NoNul()
+  @NoNulCharacters()
   @IsOptional()
   @IsString()
   @IsNotEmpty()

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { type Scope, ValidationError } from '@workbase/shared/kernel';
 import { AttributeCatalog } from '../../application/attribute-catalog';
 import type { Container } from '../../application/container';
@@ -24,7 +24,6 @@ import {
   toOptionResponse,
   toStatusResponse,
 } from './responses';
-import { RejectNulPipe } from './reject-nul.pipe';
 
 /** Resolves a path identifier of one target (objects, lists, activities) to a container. */
 export interface ContainerLookup {

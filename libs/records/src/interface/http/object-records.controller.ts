@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordService } from '../../application/record-service';
@@ -10,7 +10,6 @@ import type { WriteActor } from '../../application/record-writer';
 import { ValuesQuery } from './query-params';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './requests';
 import { EmptyResponse, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
-import { RejectNulPipe } from './reject-nul.pipe';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };

@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Get, Param, Patch, Post, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ObjectCatalog } from '../../application/object-catalog';
 import { ObjectCreateRequest, ObjectUpdateRequest } from './requests';
 import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './responses';
-import { RejectNulPipe } from './reject-nul.pipe';
 
 @ApiTags('Objects')
 @UsePipes(RejectNulPipe)
