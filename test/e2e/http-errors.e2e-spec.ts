@@ -185,10 +185,40 @@ describe('operations endpoints', () => {
     expect((await t.http().get('/health/ready').expect(200)).body).toEqual({ status: 'ok', database: 'up' });
   });
 
+  it('serves Prometheus metrics with request durations by route template', async () => {
+    const ws = await t.createWorkspace();
+    await t.http().get(`/v2/objects/${ws.workspaceId}`).set('Authorization', `Bearer ${ws.token}`).expect(404);
+    await t.http().get('/v2/objects/people').set('Authorization', `Bearer ${ws.token}`).expect(200);
+    const res = await t.http().get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(res.text).toMatch(/workbase_http_request_duration_seconds_count\{[^}]*method="GET",route="\/v2\/objects\/:object",status="200"[^}]*\} 1/);
+    expect(res.text).toMatch(/route="\/v2\/objects\/:object",status="404"/);
+    expect(res.text).not.toContain(ws.workspaceId);
+    expect(res.text).toMatch(/workbase_db_pool_connections\{[^}]*state="total"/);
+    expect(res.text).toContain('workbase_process_cpu_user_seconds_total');
+  });
+
   it('tags every response with a request id, and echoes one the caller sent', async () => {
     const fresh = await t.http().get('/health');
     expect(fresh.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
     const echoed = await t.http().get('/health').set('X-Request-Id', 'caller-chosen-id-123');
     expect(echoed.headers['x-request-id']).toBe('caller-chosen-id-123');
+  });
+});
+
+describe('metrics behind METRICS_TOKEN', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { METRICS_TOKEN: 'scrape-me-please-0123' } });
+  });
+  afterAll(() => t.close());
+
+  it('asks for the metrics token, and refuses workspace tokens', async () => {
+    const anonymous = await t.http().get('/metrics').expect(401);
+    expect(anonymous.body).toEqual(errorBody(401, 'auth_error', 'unauthorized'));
+    const ws = await t.createWorkspace();
+    await t.http().get('/metrics').set('Authorization', `Bearer ${ws.token}`).expect(401);
+    const scraped = await t.http().get('/metrics').set('Authorization', 'Bearer scrape-me-please-0123').expect(200);
+    expect(scraped.text).toContain('workbase_http_request_duration_seconds');
   });
 });

@@ -93,7 +93,8 @@ describe('route access declarations', () => {
   it('keeps public routes to health, OAuth, discovery and introspection', () => {
     const publicPaths = routes.filter((route) => route.isPublic).map((route) => route.path);
     // /v2/self is introspection: it must answer {"active":false} to a bad token rather than a 401.
-    for (const path of publicPaths) expect(path).toMatch(/^\/(health|oauth\/|\.well-known\/|v2\/self$)/);
+    // /metrics checks its own operator token (METRICS_TOKEN), which is no workspace token.
+    for (const path of publicPaths) expect(path).toMatch(/^\/(health|oauth\/|\.well-known\/|v2\/self$|metrics$)/);
   });
 
   it('denies an undeclared route even to an all-scope token', async () => {

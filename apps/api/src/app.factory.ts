@@ -5,6 +5,7 @@ import type { AppConfig } from '@workbase/shared/config';
 import { PinoNestLogger, requestLogging } from '@workbase/shared/http';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
+import { Metrics } from './metrics';
 import { mountSwagger } from './swagger';
 
 /** Builds the HTTP application; used by `main.ts` and by the e2e suites alike. */
@@ -16,6 +17,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestLogging(logger));
+  app.use(app.get(Metrics).httpMiddleware());
   app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/scim+json', 'application/*+json'] });
   app.useBodyParser('urlencoded', { limit: '100kb', extended: false });
   mountSwagger(app, config.baseUrl);

@@ -12,6 +12,8 @@ import { NotesModule } from '@workbase/notes';
 import { SqlModule } from '@workbase/sql';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
+import { Metrics } from './metrics';
+import { MetricsController } from './metrics.controller';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
 export interface AppModuleOptions {
@@ -46,7 +48,8 @@ export class AppModule {
         WebhooksModule,
         ...extraImports,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
+      providers: [Metrics],
     };
   }
 }

@@ -87,6 +87,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
   WEBHOOK_WORKER_CONCURRENCY?: number;
 
+  /** Bearer token that /metrics requires; unset: /metrics is open (keep the port private). */
+  @IsOptional() @IsString() @Matches(/^.{16,}$/s, { message: 'must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   /** HMAC key of pagination cursors; at least 32 characters. Unset: a random key per process. */
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' })
   CURSOR_SECRET?: string;
@@ -126,6 +130,8 @@ export interface AppConfig {
    * replicas (a 400 asks the client to start over), so multi-instance deployments set it.
    */
   readonly cursorSecret: string;
+  /** Bearer token /metrics requires, or null when /metrics is open. */
+  readonly metricsToken: string | null;
   /** Limits of the SQL endpoint (libs/sql/README.md). */
   readonly sql: { readonly statementTimeoutMs: number; readonly maxRows: number };
 }
@@ -192,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 4,
     },
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
+    metricsToken: parsed.METRICS_TOKEN || null,
     sql: { statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000, maxRows: parsed.SQL_MAX_ROWS ?? 10_000 },
   };
 }

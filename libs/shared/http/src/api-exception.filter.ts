@@ -31,9 +31,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.status(problem.status).type('application/scim+json').send(JSON.stringify(scimBody(problem)));
     } else if (oauthErrorFor(path, problem)) {
       response.status(problem.status).setHeader('Cache-Control', 'no-store');
-      response.json({ error: oauthErrorFor(path, problem), error_description: problem.message });
+      // Explicit type: a handler's own @Header('Content-Type') must not relabel its error body.
+      response.type('application/json').json({ error: oauthErrorFor(path, problem), error_description: problem.message });
     } else {
-      response.status(problem.status).json({
+      response.status(problem.status).type('application/json').json({
         status_code: problem.status,
         type: errorTypeFor(problem.status),
         code: problem.code,
