@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, DomainError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import type { Attribute, DefaultValue } from '../domain/attribute';
+import type { AttributeDescriptor } from '../domain/codecs';
+import { parseAttributeValues } from '../domain/parse-values';
 import {
   type AttributeConfig,
   type AttributeType,
@@ -12,12 +14,14 @@ import {
   MULTISELECT_TYPES,
   UNIQUE_TYPES,
 } from '../domain/attribute-type';
-import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { AttributeRepository, type NewAttribute } from '../infrastructure/attribute.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { OptionRepository } from '../infrastructure/option.repository';
 import type { SelectOptionOrmEntity, StatusOrmEntity } from '../infrastructure/orm-entities';
+import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { assertSlug } from './object-catalog';
-import { CONTAINER_EVENTS, type Container } from './container';
+import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
+import { WriteLookupsFactory } from './write-lookups';
 
 export interface CreateAttributeInput {
   readonly title: string;
@@ -52,6 +56,7 @@ export class AttributeCatalog {
     private readonly objects: ObjectRepository,
     private readonly options: OptionRepository,
     private readonly outbox: EventOutbox,
+    private readonly lookups: WriteLookupsFactory,
   ) {}
 
   list(container: Container, page: { limit?: number; offset?: number; showArchived?: boolean }): Promise<Attribute[]> {
@@ -74,39 +79,41 @@ export class AttributeCatalog {
     if (input.isUnique && !UNIQUE_TYPES.has(type)) throw new ValidationError(`data.is_unique: ${type} attributes cannot be unique.`);
     return this.transactions.run(async () => {
       if (await this.attributes.slugTaken(workspaceId, container.id, input.apiSlug)) {
-        throw new ConflictError('slug_conflict', `An attribute with slug "${input.apiSlug}" already exists on ${container.kind} "${container.slug}".`);
+        throw attributeSlugConflict(container, input.apiSlug);
       }
       const config = await this.validateConfig(workspaceId, type, input.config, input.relationship?.object);
-      const defaultValue = validateDefault(type, input.defaultValue);
       const id = newId();
+      const defaultValue = await this.checkDefault(
+        container,
+        { id, workspaceId, containerId: container.id, slug: input.apiSlug, type, isMultiselect: input.isMultiselect, config },
+        input.defaultValue,
+      );
       let reverseId: string | null = null;
       if (input.relationship) {
         if (type !== 'record-reference' || container.kind !== 'object') throw new ValidationError('data.relationship is only for record-reference attributes of objects.');
         reverseId = await this.createReverse(container, id, input.relationship);
       }
-      await this.attributes.insert([
-        {
-          id,
-          workspaceId,
-          containerId: container.id,
-          containerKind: container.kind,
-          slug: input.apiSlug,
-          title: input.title,
-          description: input.description,
-          type,
-          isSystem: false,
-          isWritable: true,
-          isRequired: input.isRequired,
-          isUnique: input.isUnique,
-          isMultiselect: input.isMultiselect,
-          isArchived: false,
-          isInherited: false,
-          defaultValue,
-          config,
-          relationshipAttributeId: reverseId,
-          position: await this.attributes.nextPosition(workspaceId, container.id),
-        },
-      ]);
+      await this.insertAttribute(container, input.apiSlug, {
+        id,
+        workspaceId,
+        containerId: container.id,
+        containerKind: container.kind,
+        slug: input.apiSlug,
+        title: input.title,
+        description: input.description,
+        type,
+        isSystem: false,
+        isWritable: true,
+        isRequired: input.isRequired,
+        isUnique: input.isUnique,
+        isMultiselect: input.isMultiselect,
+        isArchived: false,
+        isInherited: false,
+        defaultValue,
+        config,
+        relationshipAttributeId: reverseId,
+        position: await this.attributes.nextPosition(workspaceId, container.id),
+      });
       await this.recordEvent(container, id, 'created', actor);
       return (await this.attributes.findById(workspaceId, id))!;
     });
@@ -117,32 +124,30 @@ export class AttributeCatalog {
     if (!target) throw new ValidationError(`data.relationship.object "${relationship.object}" not found.`);
     assertSlug(relationship.api_slug, 'data.relationship.api_slug');
     if (await this.attributes.slugTaken(container.workspaceId, target.id, relationship.api_slug)) {
-      throw new ConflictError('slug_conflict', `An attribute with slug "${relationship.api_slug}" already exists on object "${target.apiSlug}".`);
+      throw attributeSlugConflict({ kind: 'object', slug: target.apiSlug }, relationship.api_slug);
     }
     const id = newId();
-    await this.attributes.insert([
-      {
-        id,
-        workspaceId: container.workspaceId,
-        containerId: target.id,
-        containerKind: 'object',
-        slug: relationship.api_slug,
-        title: relationship.title,
-        description: null,
-        type: 'record-reference',
-        isSystem: false,
-        isWritable: true,
-        isRequired: false,
-        isUnique: false,
-        isMultiselect: relationship.is_multiselect,
-        isArchived: false,
-        isInherited: false,
-        defaultValue: null,
-        config: { record_reference: { allowed_object_ids: [container.id] } },
-        relationshipAttributeId: forwardId,
-        position: await this.attributes.nextPosition(container.workspaceId, target.id),
-      },
-    ]);
+    await this.insertAttribute({ kind: 'object', slug: target.apiSlug }, relationship.api_slug, {
+      id,
+      workspaceId: container.workspaceId,
+      containerId: target.id,
+      containerKind: 'object',
+      slug: relationship.api_slug,
+      title: relationship.title,
+      description: null,
+      type: 'record-reference',
+      isSystem: false,
+      isWritable: true,
+      isRequired: false,
+      isUnique: false,
+      isMultiselect: relationship.is_multiselect,
+      isArchived: false,
+      isInherited: false,
+      defaultValue: null,
+      config: { record_reference: { allowed_object_ids: [container.id] } },
+      relationshipAttributeId: forwardId,
+      position: await this.attributes.nextPosition(container.workspaceId, target.id),
+    });
     await this.recordEvent({ kind: 'object', id: target.id, workspaceId: container.workspaceId, slug: target.apiSlug }, id, 'created', { type: 'system', id: null });
     return id;
   }
@@ -155,7 +160,7 @@ export class AttributeCatalog {
       if (input.apiSlug !== undefined && input.apiSlug !== attribute.slug) {
         assertSlug(input.apiSlug, 'data.api_slug');
         if (await this.attributes.slugTaken(container.workspaceId, container.id, input.apiSlug, attribute.id)) {
-          throw new ConflictError('slug_conflict', `An attribute with slug "${input.apiSlug}" already exists on ${container.kind} "${container.slug}".`);
+          throw attributeSlugConflict(container, input.apiSlug);
         }
       }
       if (input.isUnique === true && !attribute.isUnique) {
@@ -166,8 +171,12 @@ export class AttributeCatalog {
         await this.transactions.manager().query(`DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2`, [container.workspaceId, attribute.id]);
       }
       const config = input.config === undefined ? undefined : await this.validateConfig(container.workspaceId, attribute.type, input.config, undefined, attribute.config);
-      const defaultValue = input.defaultValue === undefined ? undefined : validateDefault(attribute.type, input.defaultValue);
-      await this.attributes.update(container.workspaceId, attribute.id, {
+      // A new default is checked against the attribute as it will be; so is the current default
+      // when the config changes under it (e.g. allowed objects narrowed).
+      const changed = { ...attribute, slug: input.apiSlug ?? attribute.slug, config: config ?? attribute.config };
+      const defaultValue = input.defaultValue !== undefined ? await this.checkDefault(container, changed, input.defaultValue) : undefined;
+      if (input.defaultValue === undefined && config !== undefined && attribute.defaultValue?.type === 'static') await this.checkTemplate(changed, attribute.defaultValue.template);
+      await this.updateAttribute(container, attribute.id, input.apiSlug, {
         title: input.title,
         description: input.description,
         slug: input.apiSlug,
@@ -180,6 +189,55 @@ export class AttributeCatalog {
       await this.recordEvent(container, attribute.id, 'updated', actor);
       return (await this.attributes.findById(container.workspaceId, attribute.id))!;
     });
+  }
+
+  /** Inserts an attribute; a concurrent create of the same slug that won the race makes it a 409. */
+  private insertAttribute(container: Pick<Container, 'kind' | 'slug'>, slug: string, attribute: NewAttribute): Promise<void> {
+    return conflictOnUniqueViolation('attributes_slug_unique', () => attributeSlugConflict(container, slug), () => this.attributes.insert([attribute]));
+  }
+
+  private updateAttribute(container: Container, attributeId: string, slug: string | undefined, changes: Parameters<AttributeRepository['update']>[2]): Promise<void> {
+    return conflictOnUniqueViolation('attributes_slug_unique', () => attributeSlugConflict(container, slug ?? ''), () => this.attributes.update(container.workspaceId, attributeId, changes));
+  }
+
+  /**
+   * The default value as stored, after checking it the way a record create will apply it: its
+   * shape, and for a static default every value of the template through the attribute's codec
+   * (type, single/multi, select options and statuses that exist and are not archived, currency
+   * decimals, referenced records and members). A default that would make every record create fail
+   * is refused here with a 400 naming `default_value`.
+   */
+  private async checkDefault(container: Container, attribute: AttributeDescriptor, raw: unknown): Promise<DefaultValue | null> {
+    const value = defaultShape(attribute.type, raw);
+    if (value === null) return null;
+    if (container.kind === 'object' && NO_DEFAULT_OBJECTS.has(container.slug)) {
+      throw new ValidationError(`data.default_value: default values are not supported on attributes of ${container.slug}.`, { field: 'default_value' });
+    }
+    if (value.type === 'static') await this.checkTemplate(attribute, value.template);
+    return value;
+  }
+
+  private async checkTemplate(attribute: AttributeDescriptor, template: unknown[]): Promise<void> {
+    try {
+      await parseAttributeValues(attribute, template, this.lookups.forWorkspace(attribute.workspaceId));
+    } catch (error) {
+      if (error instanceof DomainError) throw new ValidationError(`data.default_value does not fit the attribute: ${error.message}`, { ...error.details, field: 'default_value' });
+      throw error;
+    }
+  }
+
+  /** Archiving or renaming a choice that the attribute's static default names would break every later record create. */
+  private async keepDefaultValid(attribute: Attribute, choice: string): Promise<void> {
+    if (attribute.defaultValue?.type !== 'static') return;
+    try {
+      await this.checkTemplate(attribute, attribute.defaultValue.template);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new ValidationError(`The default value of attribute "${attribute.slug}" uses ${choice}; change data.default_value of the attribute before archiving or renaming it.`, {
+        attribute: attribute.slug,
+        field: 'default_value',
+      });
+    }
   }
 
   /** Making an attribute unique claims its current values; duplicates make the change fail. */
@@ -265,12 +323,13 @@ export class AttributeCatalog {
       if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema; its options cannot be changed.`);
       assertTitle(title);
       if (await this.options.findOption(container.workspaceId, attribute.id, title)) {
-        throw new ConflictError('slug_conflict', `Select option "${title}" already exists on attribute "${attribute.slug}".`);
+        throw optionTitleConflict('select', title, attribute.slug);
       }
       const id = newId();
-      await this.options.insertOptions([
-        { workspaceId: container.workspaceId, id, attributeId: attribute.id, title, isArchived: false, position: await this.options.nextPosition(container.workspaceId, attribute.id, 'option') },
-      ]);
+      const position = await this.options.nextPosition(container.workspaceId, attribute.id, 'option');
+      await conflictOnUniqueViolation('select_options_title_unique', () => optionTitleConflict('select', title, attribute.slug), () =>
+        this.options.insertOptions([{ workspaceId: container.workspaceId, id, attributeId: attribute.id, title, isArchived: false, position }]),
+      );
       return { attribute, option: (await this.options.findOption(container.workspaceId, attribute.id, id))! };
     });
   }
@@ -284,10 +343,13 @@ export class AttributeCatalog {
       if (changes.title !== undefined && changes.title !== option.title) {
         assertTitle(changes.title);
         if (await this.options.findOption(container.workspaceId, attribute.id, changes.title)) {
-          throw new ConflictError('slug_conflict', `Select option "${changes.title}" already exists on attribute "${attribute.slug}".`);
+          throw optionTitleConflict('select', changes.title, attribute.slug);
         }
       }
-      await this.options.updateOption(container.workspaceId, option.id, changes);
+      await conflictOnUniqueViolation('select_options_title_unique', () => optionTitleConflict('select', changes.title ?? option.title, attribute.slug), () =>
+        this.options.updateOption(container.workspaceId, option.id, changes),
+      );
+      await this.keepDefaultValid(attribute, `select option "${option.title}"`);
       return { attribute, option: (await this.options.findOption(container.workspaceId, attribute.id, option.id))! };
     });
   }
@@ -308,21 +370,24 @@ export class AttributeCatalog {
       const attribute = await this.choiceAttribute(container, attributeKey, 'status');
       assertTitle(input.title);
       if (await this.options.findStatus(container.workspaceId, attribute.id, input.title)) {
-        throw new ConflictError('slug_conflict', `Status "${input.title}" already exists on attribute "${attribute.slug}".`);
+        throw optionTitleConflict('status', input.title, attribute.slug);
       }
       const id = newId();
-      await this.options.insertStatuses([
-        {
-          workspaceId: container.workspaceId,
-          id,
-          attributeId: attribute.id,
-          title: input.title,
-          isArchived: false,
-          celebrationEnabled: input.celebrationEnabled ?? false,
-          targetTimeInStatus: assertDuration(input.targetTimeInStatus ?? null),
-          position: await this.options.nextPosition(container.workspaceId, attribute.id, 'status'),
-        },
-      ]);
+      const position = await this.options.nextPosition(container.workspaceId, attribute.id, 'status');
+      await conflictOnUniqueViolation('statuses_title_unique', () => optionTitleConflict('status', input.title, attribute.slug), () =>
+        this.options.insertStatuses([
+          {
+            workspaceId: container.workspaceId,
+            id,
+            attributeId: attribute.id,
+            title: input.title,
+            isArchived: false,
+            celebrationEnabled: input.celebrationEnabled ?? false,
+            targetTimeInStatus: assertDuration(input.targetTimeInStatus ?? null),
+            position,
+          },
+        ]),
+      );
       return { attribute, status: (await this.options.findStatus(container.workspaceId, attribute.id, id))! };
     });
   }
@@ -340,11 +405,14 @@ export class AttributeCatalog {
       if (changes.title !== undefined && changes.title !== status.title) {
         assertTitle(changes.title);
         if (await this.options.findStatus(container.workspaceId, attribute.id, changes.title)) {
-          throw new ConflictError('slug_conflict', `Status "${changes.title}" already exists on attribute "${attribute.slug}".`);
+          throw optionTitleConflict('status', changes.title, attribute.slug);
         }
       }
       if (changes.targetTimeInStatus !== undefined) assertDuration(changes.targetTimeInStatus);
-      await this.options.updateStatus(container.workspaceId, status.id, changes);
+      await conflictOnUniqueViolation('statuses_title_unique', () => optionTitleConflict('status', changes.title ?? status.title, attribute.slug), () =>
+        this.options.updateStatus(container.workspaceId, status.id, changes),
+      );
+      await this.keepDefaultValid(attribute, `status "${status.title}"`);
       return { attribute, status: (await this.options.findStatus(container.workspaceId, attribute.id, status.id))! };
     });
   }
@@ -364,6 +432,7 @@ export class AttributeCatalog {
       workspaceId: container.workspaceId,
       id: { workspace_id: container.workspaceId, [events.idKey]: container.id, attribute_id: attributeId },
       actor,
+      payload: containerEventPayload(container),
     });
   }
 }
@@ -379,7 +448,19 @@ function assertDuration(value: string | null): string | null {
   return value;
 }
 
-function validateDefault(type: AttributeType, raw: unknown): DefaultValue | null {
+/** The standard objects whose attributes take no default value (reference facts §3.3). */
+const NO_DEFAULT_OBJECTS = new Set(['people', 'companies']);
+
+function attributeSlugConflict(container: Pick<Container, 'kind' | 'slug'>, slug: string): ConflictError {
+  return new ConflictError('slug_conflict', `An attribute with slug "${slug}" already exists on ${container.kind} "${container.slug}".`);
+}
+
+function optionTitleConflict(kind: 'select' | 'status', title: string, attributeSlug: string): ConflictError {
+  return new ConflictError('slug_conflict', `${kind === 'select' ? 'Select option' : 'Status'} "${title}" already exists on attribute "${attributeSlug}".`);
+}
+
+/** The shape of a default value: null, a dynamic template the type supports, or a static array. */
+function defaultShape(type: AttributeType, raw: unknown): DefaultValue | null {
   if (raw === undefined || raw === null) return null;
   const value = raw as { type?: unknown; template?: unknown };
   if (typeof raw !== 'object' || (value.type !== 'dynamic' && value.type !== 'static')) {

@@ -48,3 +48,12 @@ export const CONTAINER_EVENTS: Record<ContainerKind, ContainerEventNames> = {
     attributeUpdated: 'activity-attribute.updated',
   },
 };
+
+/**
+ * The family fields an event of this container carries besides `id` and `actor`: activity events
+ * carry the activity's `api_slug` (the spec's filter field for activity subscriptions). Object and
+ * list events carry ids only (reference facts §6.4).
+ */
+export function containerEventPayload(container: Container): Readonly<Record<string, unknown>> | undefined {
+  return container.kind === 'activity' ? { api_slug: container.slug } : undefined;
+}

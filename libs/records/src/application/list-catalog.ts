@@ -4,6 +4,7 @@ import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ListOrmEntity } from '../infrastructure/orm-entities';
+import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { assertSlug } from './object-catalog';
 
 export type WorkspaceAccess = 'full-access' | 'read-and-write' | 'read-only';
@@ -44,9 +45,10 @@ export class ListCatalog {
     return this.transactions.run(async () => {
       const parent = await this.objects.findBySlugOrId(workspaceId, input.parentObject);
       if (!parent) throw new ValidationError(`data.parent_object "${input.parentObject}" is not an object of this workspace.`);
-      if (await this.lists.slugTaken(workspaceId, input.apiSlug)) throw new ConflictError('slug_conflict', `A list with slug "${input.apiSlug}" already exists.`);
+      if (await this.lists.slugTaken(workspaceId, input.apiSlug)) throw listSlugConflict(input.apiSlug);
       const id = newId();
-      await this.lists.insert({
+      await conflictOnUniqueViolation('lists_slug_unique', () => listSlugConflict(input.apiSlug), () =>
+        this.lists.insert({
         workspaceId,
         id,
         apiSlug: input.apiSlug,
@@ -55,7 +57,8 @@ export class ListCatalog {
         workspaceAccess: input.workspaceAccess ?? 'full-access',
         workspaceMemberAccess: input.workspaceMemberAccess ?? [],
         createdBy: actor,
-      });
+        }),
+      );
       await this.outbox.record({ eventType: 'list.created', workspaceId, id: { workspace_id: workspaceId, list_id: id }, actor });
       return (await this.lists.findBySlugOrId(workspaceId, id))!;
     });
@@ -67,16 +70,22 @@ export class ListCatalog {
       if (input.parentObject !== undefined) throw new ValidationError('data.parent_object cannot be changed.');
       if (input.apiSlug !== undefined && input.apiSlug !== list.apiSlug) {
         assertSlug(input.apiSlug, 'data.api_slug');
-        if (await this.lists.slugTaken(workspaceId, input.apiSlug, list.id)) throw new ConflictError('slug_conflict', `A list with slug "${input.apiSlug}" already exists.`);
+        if (await this.lists.slugTaken(workspaceId, input.apiSlug, list.id)) throw listSlugConflict(input.apiSlug);
       }
-      await this.lists.update(workspaceId, list.id, {
-        apiSlug: input.apiSlug,
-        name: input.name,
-        workspaceAccess: input.workspaceAccess,
-        workspaceMemberAccess: input.workspaceMemberAccess,
-      });
+      await conflictOnUniqueViolation('lists_slug_unique', () => listSlugConflict(input.apiSlug ?? list.apiSlug), () =>
+        this.lists.update(workspaceId, list.id, {
+          apiSlug: input.apiSlug,
+          name: input.name,
+          workspaceAccess: input.workspaceAccess,
+          workspaceMemberAccess: input.workspaceMemberAccess,
+        }),
+      );
       await this.outbox.record({ eventType: 'list.updated', workspaceId, id: { workspace_id: workspaceId, list_id: list.id }, actor });
       return (await this.lists.findBySlugOrId(workspaceId, list.id))!;
     });
   }
+}
+
+function listSlugConflict(slug: string): ConflictError {
+  return new ConflictError('slug_conflict', `A list with slug "${slug}" already exists.`);
 }

@@ -5,6 +5,7 @@ import { isValidSlug } from '../domain/attribute';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ObjectOrmEntity } from '../infrastructure/orm-entities';
+import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { RECORD_SYSTEM_ATTRIBUTES } from './standard-objects';
 
 export interface ObjectChanges {
@@ -35,10 +36,12 @@ export class ObjectCatalog {
     assertSlug(input.apiSlug, 'data.api_slug');
     return this.transactions.run(async () => {
       if (await this.objects.slugTaken(workspaceId, input.apiSlug)) {
-        throw new ConflictError('slug_conflict', `An object with slug "${input.apiSlug}" already exists.`);
+        throw objectSlugConflict(input.apiSlug);
       }
       const id = newId();
-      await this.objects.insert([{ workspaceId, id, apiSlug: input.apiSlug, singularNoun: input.singularNoun, pluralNoun: input.pluralNoun, isStandard: false }]);
+      await conflictOnUniqueViolation('objects_slug_unique', () => objectSlugConflict(input.apiSlug), () =>
+        this.objects.insert([{ workspaceId, id, apiSlug: input.apiSlug, singularNoun: input.singularNoun, pluralNoun: input.pluralNoun, isStandard: false }]),
+      );
       await this.attributes.insert(
         RECORD_SYSTEM_ATTRIBUTES.map((attribute, position) => ({
           id: newId(),
@@ -73,10 +76,10 @@ export class ObjectCatalog {
         if (object.isStandard) throw new DomainError('system_edit_unauthorized', `The slug of standard object "${object.apiSlug}" cannot be changed.`);
         assertSlug(changes.apiSlug, 'data.api_slug');
         if (await this.objects.slugTaken(workspaceId, changes.apiSlug, object.id)) {
-          throw new ConflictError('slug_conflict', `An object with slug "${changes.apiSlug}" already exists.`);
+          throw objectSlugConflict(changes.apiSlug);
         }
       }
-      await this.objects.update(workspaceId, object.id, changes);
+      await conflictOnUniqueViolation('objects_slug_unique', () => objectSlugConflict(changes.apiSlug ?? object.apiSlug), () => this.objects.update(workspaceId, object.id, changes));
       return (await this.objects.findBySlugOrId(workspaceId, object.id))!;
     });
   }
@@ -86,4 +89,8 @@ export function assertSlug(slug: string, field: string): void {
   if (!isValidSlug(slug)) {
     throw new ValidationError(`${field} "${slug}" must start with a lowercase letter and contain only lowercase letters, digits and underscores (at most 63).`);
   }
+}
+
+function objectSlugConflict(slug: string): ConflictError {
+  return new ConflictError('slug_conflict', `An object with slug "${slug}" already exists.`);
 }

@@ -5,7 +5,7 @@ import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { isRecordSystemAttribute } from '../domain/attribute';
 import { RecordStore } from '../infrastructure/record.store';
 import { AttributeCatalog } from './attribute-catalog';
-import { CONTAINER_EVENTS, type Container } from './container';
+import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 
@@ -50,6 +50,7 @@ export class RecordService {
         workspaceId: container.workspaceId,
         id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
         actor: who.actor,
+        payload: containerEventPayload(container),
       });
     });
   }

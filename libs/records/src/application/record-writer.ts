@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
-import { CODECS, type WriteLookups } from '../domain/codecs';
+import type { WriteLookups } from '../domain/codecs';
+import { parseAttributeValues } from '../domain/parse-values';
 import type { StoredValue } from '../domain/stored-value';
-import { invalidValue } from '../domain/value-error';
 import { valueKey } from '../domain/value-key';
 import { planValues, type WriteMode } from '../domain/value-plan';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
 import { RecordStore } from '../infrastructure/record.store';
-import { CONTAINER_EVENTS, type Container } from './container';
+import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface WriteActor {
@@ -56,6 +56,7 @@ export class RecordWriter {
         workspaceId: who.workspaceId,
         id: { workspace_id: who.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
         actor: who.actor,
+        payload: containerEventPayload(container),
       });
       return recordId;
     });
@@ -92,6 +93,7 @@ export class RecordWriter {
               workspaceId: who.workspaceId,
               id: { workspace_id: who.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId, attribute_id: attributeId },
               actor: who.actor,
+              payload: containerEventPayload(container),
             }),
           ),
         );
@@ -121,26 +123,8 @@ export class RecordWriter {
     return parsed;
   }
 
-  private async parseAttribute(attribute: Attribute, raw: unknown, lookups: WriteLookups): Promise<StoredValue[]> {
-    if (raw === null && attribute.type === 'currency') throw invalidValue(attribute.slug, 'currency attributes do not accept null');
-    const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-    if (!attribute.isMultiselect && items.length > 1) {
-      throw invalidValue(attribute.slug, `this attribute holds a single value, but ${items.length} were given`);
-    }
-    const codec = CODECS[attribute.type];
-    const values: StoredValue[] = [];
-    for (const item of items) values.push(...(await codec.parse(item, attribute, lookups)));
-    if (attribute.type === 'record-reference') {
-      const seen = new Set<string>();
-      for (const value of values) {
-        if (seen.has(value.key)) throw invalidValue(attribute.slug, `record ${value.key} is referenced more than once`);
-        seen.add(value.key);
-      }
-    }
-    if (!attribute.isMultiselect && values.length > 1) {
-      throw invalidValue(attribute.slug, `this attribute holds a single value, but the reference matched ${values.length} records`);
-    }
-    return values;
+  private parseAttribute(attribute: Attribute, raw: unknown, lookups: WriteLookups): Promise<StoredValue[]> {
+    return parseAttributeValues(attribute, raw, lookups);
   }
 
   private async lockForWrite(workspaceId: string, container: Container, recordId: string, failFast: boolean) {

@@ -1,13 +1,21 @@
-import { MAX_OFFSET } from './query-params';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitBodyField, OffsetBodyField } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
+
+/** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
+export const MAX_TITLE_LENGTH = 500;
+export const MAX_DESCRIPTION_LENGTH = 10_000;
+
+/** Optional, but when the key is present its value is checked: `null` is a 400 naming the field, not "unchanged". */
+const IfPresent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
+const Title = () => MaxLength(MAX_TITLE_LENGTH);
 
 export class ObjectCreateData {
   @ApiProperty({ example: 'projects' }) @IsString() @IsNotEmpty() api_slug!: string;
-  @ApiProperty({ example: 'Project' }) @IsString() @IsNotEmpty() singular_noun!: string;
-  @ApiProperty({ example: 'Projects' }) @IsString() @IsNotEmpty() plural_noun!: string;
+  @ApiProperty({ example: 'Project', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() singular_noun!: string;
+  @ApiProperty({ example: 'Projects', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() plural_noun!: string;
 }
 
 export class ObjectCreateRequest {
@@ -15,9 +23,9 @@ export class ObjectCreateRequest {
 }
 
 export class ObjectUpdateData {
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() api_slug?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() singular_noun?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() plural_noun?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() api_slug?: string;
+  @ApiPropertyOptional({ maxLength: MAX_TITLE_LENGTH }) @IfPresent() @IsString() @IsNotEmpty() @Title() singular_noun?: string;
+  @ApiPropertyOptional({ maxLength: MAX_TITLE_LENGTH }) @IfPresent() @IsString() @IsNotEmpty() @Title() plural_noun?: string;
 }
 
 export class ObjectUpdateRequest {
@@ -26,14 +34,14 @@ export class ObjectUpdateRequest {
 
 export class RelationshipData {
   @ApiProperty({ description: 'Slug or id of the object the reverse attribute is created on' }) @IsString() @IsNotEmpty() object!: string;
-  @ApiProperty() @IsString() @IsNotEmpty() title!: string;
+  @ApiProperty({ maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() title!: string;
   @ApiProperty() @IsString() @IsNotEmpty() api_slug!: string;
   @ApiProperty() @IsBoolean() is_multiselect!: boolean;
 }
 
 export class AttributeCreateData {
-  @ApiProperty({ example: 'Contract value' }) @IsString() @IsNotEmpty() title!: string;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() description?: string | null;
+  @ApiProperty({ example: 'Contract value', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() title!: string;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_DESCRIPTION_LENGTH }) @IsOptional() @IsString() @MaxLength(MAX_DESCRIPTION_LENGTH) description?: string | null;
   @ApiProperty({ example: 'contract_value' }) @IsString() @IsNotEmpty() api_slug!: string;
   @ApiProperty({ enum: ATTRIBUTE_TYPES, example: 'currency' }) @IsString() type!: string;
   @ApiProperty() @IsBoolean() is_required!: boolean;
@@ -53,14 +61,14 @@ export class AttributeCreateRequest {
 }
 
 export class AttributeUpdateData {
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() title?: string;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() description?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() api_slug?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_required?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_unique?: boolean;
+  @ApiPropertyOptional({ maxLength: MAX_TITLE_LENGTH }) @IfPresent() @IsString() @IsNotEmpty() @Title() title?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_DESCRIPTION_LENGTH }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(MAX_DESCRIPTION_LENGTH) description?: string | null;
+  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() api_slug?: string;
+  @ApiPropertyOptional() @IfPresent() @IsBoolean() is_required?: boolean;
+  @ApiPropertyOptional() @IfPresent() @IsBoolean() is_unique?: boolean;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() default_value?: unknown;
-  @ApiPropertyOptional() @IsOptional() @IsObject() config?: Record<string, unknown>;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_archived?: boolean;
+  @ApiPropertyOptional() @IfPresent() @IsObject() config?: Record<string, unknown>;
+  @ApiPropertyOptional() @IfPresent() @IsBoolean() is_archived?: boolean;
 }
 
 export class AttributeUpdateRequest {
@@ -68,7 +76,7 @@ export class AttributeUpdateRequest {
 }
 
 export class OptionCreateData {
-  @ApiProperty({ example: 'Enterprise' }) @IsString() @IsNotEmpty() title!: string;
+  @ApiProperty({ example: 'Enterprise', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() title!: string;
 }
 
 export class OptionCreateRequest {
@@ -76,8 +84,8 @@ export class OptionCreateRequest {
 }
 
 export class OptionUpdateData {
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() title?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_archived?: boolean;
+  @ApiPropertyOptional({ maxLength: MAX_TITLE_LENGTH }) @IfPresent() @IsString() @IsNotEmpty() @Title() title?: string;
+  @ApiPropertyOptional() @IfPresent() @IsBoolean() is_archived?: boolean;
 }
 
 export class OptionUpdateRequest {
@@ -85,9 +93,9 @@ export class OptionUpdateRequest {
 }
 
 export class StatusCreateData {
-  @ApiProperty({ example: 'Qualified' }) @IsString() @IsNotEmpty() title!: string;
+  @ApiProperty({ example: 'Qualified', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() title!: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() celebration_enabled?: boolean;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'P14D' }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() target_time_in_status?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'P14D', maxLength: 64 }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(64) target_time_in_status?: string | null;
 }
 
 export class StatusCreateRequest {
@@ -95,8 +103,8 @@ export class StatusCreateRequest {
 }
 
 export class StatusUpdateData extends OptionUpdateData {
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() celebration_enabled?: boolean;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() target_time_in_status?: string | null;
+  @ApiPropertyOptional() @IfPresent() @IsBoolean() celebration_enabled?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64 }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() @MaxLength(64) target_time_in_status?: string | null;
 }
 
 export class StatusUpdateRequest {
@@ -120,6 +128,9 @@ export class RecordWriteRequest {
 }
 
 
+/** Page size of record, entry and activity record queries (reference API: default 500, max 1000). */
+export const RECORD_QUERY_PAGE = { max: 1000, default: 500 } as const;
+
 export class RecordQueryRequest {
   @ApiPropertyOptional({
     type: 'object',
@@ -136,18 +147,10 @@ export class RecordQueryRequest {
   @IsArray()
   sorts?: unknown[];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 500 })
-  @IsOptional()
-  @Min(1)
-  @Max(1000)
-  @IsInt()
+  @LimitBodyField(RECORD_QUERY_PAGE)
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
-  @IsOptional()
-  @Min(0)
-  @Max(MAX_OFFSET)
-  @IsInt()
+  @OffsetBodyField()
   offset?: number;
 }
 
