@@ -4,7 +4,7 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { filterMatches } from '../domain/subscription-filter';
 import { wireEvent } from '../domain/wire-event';
 import { DeliveryQueue } from '../infrastructure/delivery-queue';
-import { type DeliverableWebhook, DeliveryStore, type NewDelivery, type OutboxEvent } from '../infrastructure/delivery-store';
+import { type DeliverableWebhook, DeliveryStore, type NewDelivery } from '../infrastructure/delivery-store';
 
 /**
  * Turns outbox events into deliveries, one per (webhook, event) whose subscriptions match, and
@@ -25,7 +25,6 @@ export class FanOut {
       if (!cursor) return { events: 0, deliveries: 0 };
       const events = await this.store.eventsAfter(cursor, batchSize);
       if (events.length === 0) return { events: 0, deliveries: 0 };
-      await this.addActivitySlugs(events);
       const workspaceIds = [...new Set(events.map((event) => event.workspace_id))];
       const webhooks = await this.store.deliverableWebhooks(workspaceIds);
       const byWorkspace = new Map<string, DeliverableWebhook[]>();
@@ -58,20 +57,5 @@ export class FanOut {
       await this.store.advanceCursor(last.tx_id, last.id);
       return { events: events.length, deliveries: inserted.size };
     });
-  }
-
-  /**
-   * Activity-family events are filtered on `api_slug` (the spec's activity filter field), but the
-   * record engine records `activity-record.*` and `activity-attribute.*` events with ids only. The
-   * slug is looked up here, in the fan-out transaction, for events that lack it.
-   */
-  private async addActivitySlugs(events: OutboxEvent[]): Promise<void> {
-    const missing = events.filter((event) => event.event_type.startsWith('activity') && typeof event.entity_id.activity_id === 'string' && event.payload.api_slug === undefined);
-    if (missing.length === 0) return;
-    const slugs = await this.store.activitySlugs(missing.map((event) => ({ workspaceId: event.workspace_id, activityId: event.entity_id.activity_id })));
-    for (const event of missing) {
-      const slug = slugs.get(`${event.workspace_id}/${event.entity_id.activity_id}`);
-      if (slug !== undefined) event.payload = { ...event.payload, api_slug: slug };
-    }
   }
 }

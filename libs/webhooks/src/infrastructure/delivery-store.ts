@@ -94,19 +94,6 @@ export class DeliveryStore {
     ]);
   }
 
-  /**
-   * Current `api_slug` of activities, keyed `workspace_id/activity_id`. A read of the activities
-   * context's table: its front door offers no lookup usable from a worker without the record engine.
-   */
-  async activitySlugs(keys: readonly { workspaceId: string; activityId: string }[]): Promise<Map<string, string>> {
-    const rows = await this.query<{ workspace_id: string; id: string; api_slug: string }>(
-      `SELECT a.workspace_id, a.id, a.api_slug FROM activities a
-       JOIN jsonb_to_recordset($1::jsonb) AS k("workspaceId" uuid, "activityId" text) ON a.workspace_id = k."workspaceId" AND a.id::text = k."activityId"`,
-      [JSON.stringify(keys)],
-    );
-    return new Map(rows.map((row) => [`${row.workspace_id}/${row.id}`, row.api_slug]));
-  }
-
   async deliverableWebhooks(workspaceIds: readonly string[]): Promise<DeliverableWebhook[]> {
     return this.query<DeliverableWebhook>(
       `SELECT workspace_id, id, subscriptions, created_at FROM webhooks WHERE workspace_id = ANY($1::uuid[]) AND status <> 'inactive'`,
