@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { LimitQueryParam, MAX_OFFSET, OffsetPaginationQuery, pageOf, toQueryInteger } from './pagination';
+import { LimitBodyField, LimitQueryParam, MAX_OFFSET, OffsetBodyField, OffsetPaginationQuery, pageOf, toQueryInteger } from './pagination';
 
 class Query extends OffsetPaginationQuery {
   @LimitQueryParam({ max: 50, default: 10 })
@@ -38,5 +38,24 @@ describe('limit/offset query parameters', () => {
     expect(check({ offset: String(MAX_OFFSET + 1) }).errors).toEqual([`offset must not be greater than ${MAX_OFFSET}`]);
     expect(check({ offset: '100000000000000000000' }).errors).toEqual(['offset must be an integer number']);
     expect(check({ offset: '' }).errors).toEqual(['offset must be an integer number']);
+  });
+});
+
+describe('limit/offset body fields', () => {
+  class Body {
+    @LimitBodyField({ max: 1000, default: 500 })
+    limit?: number;
+
+    @OffsetBodyField()
+    offset?: number;
+  }
+  const errors = (body: Record<string, unknown>) => validateSync(plainToInstance(Body, body), { stopAtFirstError: true }).flatMap((e) => Object.values(e.constraints ?? {}));
+
+  it('takes JSON integers in range only, with the query parameters’ messages', () => {
+    expect(errors({ limit: 1000, offset: MAX_OFFSET })).toEqual([]);
+    expect(errors({ limit: '10' })).toEqual(['limit must be an integer number']);
+    expect(errors({ limit: 1001 })).toEqual(['limit must not be greater than 1000']);
+    expect(errors({ offset: 2.5 })).toEqual(['offset must be an integer number']);
+    expect(errors({ offset: MAX_OFFSET + 1 })).toEqual([`offset must not be greater than ${MAX_OFFSET}`]);
   });
 });

@@ -21,32 +21,49 @@ export function toQueryInteger({ value }: { value: unknown }): unknown {
 // The decorators below are applied in array order, and class-validator reports (stopAtFirstError)
 // the first registered constraint that fails: the type check comes before the range checks.
 
+/** The range of an endpoint's `limit`: min (default 1) to max, and the default page size if it has one. */
+export interface LimitRange {
+  readonly min?: number;
+  readonly max: number;
+  /** Absent: the endpoint has no default page (e.g. "everything when omitted"); say so in `description`. */
+  readonly default?: number;
+  readonly description?: string;
+}
+
+function limitDoc(range: LimitRange) {
+  const min = range.min ?? 1;
+  const description = range.description ?? `Page size, ${min}–${range.max}${range.default === undefined ? '' : `; default ${range.default}`}`;
+  return { min, doc: { type: 'integer' as const, minimum: min, maximum: range.max, ...(range.default === undefined ? {} : { default: range.default }), description } };
+}
+
+const OFFSET_DOC = { type: 'integer' as const, minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Number of results to skip. Next page: offset + limit.' };
+
 /**
  * A `limit` query parameter with the endpoint's own range and default: an integer in
  * [min, max], out of range or not an integer → 400 naming `limit`, never silently clamped.
  */
-export function LimitQueryParam(range: { min?: number; max: number; default: number }): PropertyDecorator {
-  const min = range.min ?? 1;
-  return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: range.max, default: range.default, description: `Page size, ${min}–${range.max}; default ${range.default}` }),
-    IsOptional(),
-    Transform(toQueryInteger),
-    IsInt(),
-    Min(min),
-    Max(range.max),
-  );
+export function LimitQueryParam(range: LimitRange): PropertyDecorator {
+  const { min, doc } = limitDoc(range);
+  return applyDecorators(ApiPropertyOptional(doc), IsOptional(), Transform(toQueryInteger), IsInt(), Min(min), Max(range.max));
 }
 
 /** An `offset` query parameter: an integer from 0 to MAX_OFFSET, else a 400 naming `offset`. */
 export function OffsetQueryParam(): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Number of results to skip. Next page: offset + limit.' }),
-    IsOptional(),
-    Transform(toQueryInteger),
-    IsInt(),
-    Min(0),
-    Max(MAX_OFFSET),
-  );
+  return applyDecorators(ApiPropertyOptional(OFFSET_DOC), IsOptional(), Transform(toQueryInteger), IsInt(), Min(0), Max(MAX_OFFSET));
+}
+
+/**
+ * A `limit` field of a JSON body (the `…/query` endpoints): the same range, default and messages
+ * as `@LimitQueryParam`, but only a JSON integer is one (`"10"`, `[10]`, `10.5` are 400s).
+ */
+export function LimitBodyField(range: LimitRange): PropertyDecorator {
+  const { min, doc } = limitDoc(range);
+  return applyDecorators(ApiPropertyOptional(doc), IsOptional(), IsInt(), Min(min), Max(range.max));
+}
+
+/** An `offset` field of a JSON body: a JSON integer from 0 to MAX_OFFSET, else a 400 naming `offset`. */
+export function OffsetBodyField(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional(OFFSET_DOC), IsOptional(), IsInt(), Min(0), Max(MAX_OFFSET));
 }
 
 /**

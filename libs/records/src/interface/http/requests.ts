@@ -1,7 +1,7 @@
-import { MAX_OFFSET } from './query-params';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitBodyField, OffsetBodyField } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 /** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
@@ -128,6 +128,9 @@ export class RecordWriteRequest {
 }
 
 
+/** Page size of record, entry and activity record queries (reference API: default 500, max 1000). */
+export const RECORD_QUERY_PAGE = { max: 1000, default: 500 } as const;
+
 export class RecordQueryRequest {
   @ApiPropertyOptional({
     type: 'object',
@@ -144,18 +147,10 @@ export class RecordQueryRequest {
   @IsArray()
   sorts?: unknown[];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 500 })
-  @IsOptional()
-  @Min(1)
-  @Max(1000)
-  @IsInt()
+  @LimitBodyField(RECORD_QUERY_PAGE)
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
-  @IsOptional()
-  @Min(0)
-  @Max(MAX_OFFSET)
-  @IsInt()
+  @OffsetBodyField()
   offset?: number;
 }
 
