@@ -5,7 +5,8 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  * Limit/offset pagination across every endpoint that has it (spec, Pagination): start at offset 0,
  * next = offset + limit, a short page is the last; each endpoint's own default and range; an
  * out-of-range or non-integer value is a 400 naming the parameter — never clamped, never a 500.
- * The cursor-paginated meetings list takes no `offset`.
+ * The cursor-paginated meetings list takes no `offset`; the cursor-paginated webhook deliveries
+ * list reads its `limit` just as strictly.
  */
 describe('limit/offset pagination on every endpoint', () => {
   let t: TestApp;
@@ -111,8 +112,11 @@ describe('limit/offset pagination on every endpoint', () => {
             ? [
                 ['limit', 'ten'],
                 ['limit', ''],
+                ['limit', '1e1'],
+                ['limit', '0x10'],
                 ['offset', 'x'],
                 ['offset', '1e21'],
+                ['offset', '1e1'],
               ]
             : [
                 ['limit', '10'],
@@ -162,6 +166,22 @@ describe('limit/offset pagination on every endpoint', () => {
     }
     expect(sizes).toEqual([5, 5, 2]);
     expect(titles).toEqual(Array.from({ length: 12 }, (_, i) => `n${i}`));
+  });
+
+  it('reads webhook limits as strict integers, the cursor-paginated deliveries list too (limit=1e1 was once read as 10)', async () => {
+    const hook = (await post('/v2/webhooks', { data: { target_url: 'http://127.0.0.1:9/hook', subscriptions: [{ event_type: 'note.created', filter: null }] } }).expect(200)).body.data.id.webhook_id;
+    for (const path of ['/v2/webhooks', `/v2/webhooks/${hook}/deliveries`]) {
+      for (const limit of ['1e1', '10.0', ' 10', '+10', '0x0a']) {
+        const res = await get(`${path}?limit=${encodeURIComponent(limit)}`);
+        expect({ path, limit, status: res.status }).toEqual({ path, limit, status: 400 });
+        expect(res.body.message).toContain('limit');
+      }
+    }
+    for (const limit of ['0', '101', '-1']) expect((await get(`/v2/webhooks/${hook}/deliveries?limit=${limit}`).expect(400)).body.message).toContain('limit');
+    for (const limit of ['1', '100']) expect((await get(`/v2/webhooks/${hook}/deliveries?limit=${limit}`).expect(200)).body.data).toEqual([]);
+    const doc = (await t.http().get('/openapi.json').expect(200)).body;
+    const deliveriesLimit = doc.paths['/v2/webhooks/{webhook_id}/deliveries'].get.parameters.find((p: { name: string }) => p.name === 'limit').schema;
+    expect(deliveriesLimit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
   });
 
   it('does not take offset on the cursor-paginated meetings list', async () => {

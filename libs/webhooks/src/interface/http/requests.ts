@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { OffsetPaginationQuery } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '../../domain/event-types';
 
 const FILTER_DESCRIPTION =
@@ -69,32 +69,19 @@ export class WebhookUpdateRequest {
   data!: WebhookUpdateData;
 }
 
-export class ListWebhooksQuery extends OffsetPaginationQuery {
-  @ApiPropertyOptional({ minimum: 10, maximum: 100, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(100)
-  limit?: number;
+/** The webhooks list's page size: 10–100, default 10. */
+export const WEBHOOKS_PAGE = { min: 10, max: 100, default: 10 } as const;
 
-  // PostgreSQL's OFFSET is a bigint; far past any real page count anyway.
-  @ApiPropertyOptional({ minimum: 0, maximum: 2_147_483_647, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(2_147_483_647)
-  declare offset?: number;
+/** The deliveries list's page size (extension: 1–100, default 20). */
+export const DELIVERIES_PAGE = { max: 100, default: 20 } as const;
+
+export class ListWebhooksQuery extends OffsetPaginationQuery {
+  @LimitQueryParam(WEBHOOKS_PAGE)
+  limit?: number;
 }
 
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @LimitQueryParam(DELIVERIES_PAGE)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Opaque `pagination.next_cursor` of the previous page' })

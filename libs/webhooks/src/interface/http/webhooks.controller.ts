@@ -5,7 +5,7 @@ import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel'
 import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from '../../application/webhook-commands';
 import { WebhookRepository } from '../../infrastructure/webhook.repository';
-import { ListDeliveriesQuery, ListWebhooksQuery, WebhookCreateRequest, WebhookUpdateRequest } from './requests';
+import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './requests';
 import {
   DeliveryEnvelope,
   DeliveryListResponse,
@@ -38,7 +38,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookListResponse })
   @ApiStandardErrors()
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListWebhooksQuery): Promise<WebhookListResponse> {
-    const { limit, offset } = pageOf(query, 10);
+    const { limit, offset } = pageOf(query, WEBHOOKS_PAGE.default);
     return { data: (await this.webhooks.listInWorkspace(auth.workspaceId, limit, offset)).map(toWebhookResponse) };
   }
 
@@ -111,7 +111,7 @@ export class WebhooksController {
     @Query() query: ListDeliveriesQuery,
   ): Promise<DeliveryListResponse> {
     if (!(await this.webhooks.findById(auth.workspaceId, webhookId))) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? DELIVERIES_PAGE.default;
     const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const rows = await this.webhooks.listDeliveries(auth.workspaceId, webhookId, limit + 1, before);
     const page = rows.slice(0, limit);
