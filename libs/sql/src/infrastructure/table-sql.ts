@@ -17,19 +17,31 @@ export class SqlParams {
 
 /**
  * The relation a data table stands for: one row per record (entry, activity record) of the
- * container, one column per attribute holding its current value(s). Bound to `$1`, the caller's
- * workspace, in every subquery. `OFFSET 0` keeps it an optimisation fence: the statement's own
- * conditions are never pushed below it, so they only ever see this workspace's rows (an erroring
- * cast cannot be evaluated on another workspace's value), while columns the statement does not
- * use are still dropped by the planner and cost nothing.
+ * container, one column per attribute holding its current value(s).
+ *
+ * Set-based: each attribute column is a LEFT JOIN to a derived table of that attribute's current
+ * values (`workspace_id = $1 AND attribute_id = … AND active_until IS NULL`), one row per record
+ * (`DISTINCT ON` the first value by id for single-valued attributes, `array_agg`/`jsonb_agg` in
+ * write order for multiselect ones), so PostgreSQL hash-joins whole columns instead of probing
+ * the value table once per row and column. Each derived table is unique on `record_id`, so the
+ * planner removes the joins of columns the statement does not use (join removal after unused
+ * subquery outputs are dropped): only referenced attributes are read.
+ *
+ * Bound to `$1`, the caller's workspace, in every subquery. `OFFSET 0` keeps the whole relation
+ * an optimisation fence: the statement's own conditions are never pushed below it (into the scan
+ * of `records` or of a derived table), so they only ever see this workspace's rows (an erroring
+ * cast cannot be evaluated on another workspace's value).
  */
 export function tableRelationSql(table: SqlTable, params: SqlParams, schema: string): string {
   const q = (name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
-  const columns = table.columns.map((column) => `${columnSql(column, params, q)} AS ${quoteIdent(column.name)}`);
-  return `SELECT ${columns.join(', ')} FROM ${q('records')} r WHERE r.workspace_id = $1 AND r.container_id = ${params.add(table.containerId, 'uuid')} OFFSET 0`;
+  const joins: string[] = [];
+  const columns = table.columns.map((column) => `${columnSql(column, params, q, joins)} AS ${quoteIdent(column.name)}`);
+  const container = params.add(table.containerId, 'uuid');
+  return `SELECT ${columns.join(', ')} FROM ${q('records')} r${joins.map((join) => ` ${join}`).join('')} WHERE r.workspace_id = $1 AND r.container_id = ${container} OFFSET 0`;
 }
 
-function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => string): string {
+/** The column's expression over `r`; an attribute column adds its LEFT JOIN to `joins`. */
+function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => string, joins: string[]): string {
   const source = column.source;
   switch (source.kind) {
     case 'record':
@@ -37,41 +49,55 @@ function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => st
     case 'constant':
       return params.add(source.value, 'text');
     case 'attribute': {
-      const values = `FROM ${q('record_values')} v WHERE v.workspace_id = $1 AND v.record_id = r.id AND v.attribute_id = ${params.add(source.attributeId, 'uuid')} AND v.active_until IS NULL`;
-      const value = valueSql(source.attributeType, q);
-      if (column.sqlType === 'jsonb' && source.multi) return `COALESCE((SELECT jsonb_agg(${value} ORDER BY v.id) ${values}), '[]'::jsonb)`;
-      if (source.multi) return `ARRAY(SELECT ${value} ${values} ORDER BY v.id)`;
-      return `(SELECT ${value} ${values} ORDER BY v.id LIMIT 1)`;
+      const alias = `a${joins.length + 1}`;
+      const { expression, lookup } = valueSql(source.attributeType, q);
+      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = $1 AND v.attribute_id = ${params.add(source.attributeId, 'uuid')} AND v.active_until IS NULL`;
+      let derived: string;
+      let value = `${alias}.value`;
+      if (!source.multi) {
+        derived = `SELECT DISTINCT ON (v.record_id) v.record_id, ${expression} AS value ${from} ORDER BY v.record_id, v.id`;
+      } else if (column.sqlType === 'jsonb') {
+        derived = `SELECT v.record_id, jsonb_agg(${expression} ORDER BY v.id) AS value ${from} GROUP BY v.record_id`;
+        value = `COALESCE(${value}, '[]'::jsonb)`;
+      } else {
+        derived = `SELECT v.record_id, array_agg(${expression} ORDER BY v.id) AS value ${from} GROUP BY v.record_id`;
+        value = `COALESCE(${value}, '{}'::${column.sqlType})`;
+      }
+      joins.push(`LEFT JOIN (${derived}) ${alias} ON ${alias}.record_id = r.id`);
+      return value;
     }
   }
 }
 
-/** The expression of one stored value (`v`), typed as the column mapping says. */
-function valueSql(attributeType: string, q: (name: string) => string): string {
+/**
+ * The expression of one stored value (`v`), typed as the column mapping says, and the join it
+ * needs (select options and statuses: their title, bound to the workspace too).
+ */
+function valueSql(attributeType: string, q: (name: string) => string): { expression: string; lookup?: string } {
   switch (attributeType) {
     case 'number':
     case 'currency':
     case 'rating':
-      return 'v.value_number';
+      return { expression: 'v.value_number' };
     case 'checkbox':
-      return 'v.value_bool';
+      return { expression: 'v.value_bool' };
     case 'date':
-      return 'v.value_date';
+      return { expression: 'v.value_date' };
     case 'timestamp':
-      return 'v.value_timestamp';
+      return { expression: 'v.value_timestamp' };
     case 'record-reference':
-      return 'v.value_ref';
+      return { expression: 'v.value_ref' };
     case 'select':
-      return `(SELECT o.title FROM ${q('select_options')} o WHERE o.workspace_id = $1 AND o.id = v.value_ref)`;
+      return { expression: 'o.title', lookup: `LEFT JOIN ${q('select_options')} o ON o.workspace_id = $1 AND o.id = v.value_ref` };
     case 'status':
-      return `(SELECT s.title FROM ${q('statuses')} s WHERE s.workspace_id = $1 AND s.id = v.value_ref)`;
+      return { expression: 'o.title', lookup: `LEFT JOIN ${q('statuses')} o ON o.workspace_id = $1 AND o.id = v.value_ref` };
     case 'actor-reference':
-      return `jsonb_build_object('type', v.value_ref_type, 'id', v.value_ref)`;
+      return { expression: `jsonb_build_object('type', v.value_ref_type, 'id', v.value_ref)` };
     case 'location':
     case 'interaction':
-      return 'v.value_json';
+      return { expression: 'v.value_json' };
     default:
-      return 'v.value_text';
+      return { expression: 'v.value_text' };
   }
 }
 
