@@ -1,4 +1,4 @@
-import { Injectable, Module, UseInterceptors, UsePipes } from '@nestjs/common';
+import { Injectable, Module, UsePipes } from '@nestjs/common';
 import { type Container, type ContainerLookup, createAttributesController, RecordsModule } from '@workbase/records';
 import { RejectNulPipe } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
@@ -8,7 +8,6 @@ import { PhoneCallsInitializer } from './application/phone-calls.initializer';
 import { SchemaAttributes } from './application/schema-attributes';
 import { ActivityRepository } from './infrastructure/activity.repository';
 import { ActivitiesController } from './interface/http/activities.controller';
-import { ActivityEventSlugInterceptor } from './interface/http/activity-event-slug.interceptor';
 import { ActivityRecordsController } from './interface/http/activity-records.controller';
 
 /** `{activity}` of the attribute endpoints: UUID or api_slug of this workspace's activity. */
@@ -30,14 +29,13 @@ const ActivityAttributesController = createAttributesController({
   supportsStatuses: false,
   lookup: ActivityContainerLookup,
 });
-UseInterceptors(ActivityEventSlugInterceptor)(ActivityAttributesController);
 UsePipes(new RejectNulPipe({ identifier: 'activity' }))(ActivityAttributesController);
 
 /** Activities (custom and system), their schema-inherited and custom attributes, and their records. */
 @Module({
   imports: [RecordsModule],
   controllers: [ActivitiesController, ActivityAttributesController, ActivityRecordsController],
-  providers: [ActivityRepository, SchemaAttributes, ActivityCatalog, ActivityRecords, PhoneCallsInitializer, ActivityContainerLookup, ActivityEventSlugInterceptor],
+  providers: [ActivityRepository, SchemaAttributes, ActivityCatalog, ActivityRecords, PhoneCallsInitializer, ActivityContainerLookup],
   exports: [PhoneCallsInitializer, ActivityCatalog],
 })
 export class ActivitiesModule {}

@@ -72,11 +72,7 @@ export class ActivityRecords {
   }
 
   private write<T>(who: WriteActor, activity: string, work: (container: Container) => Promise<T>): Promise<T> {
-    return this.transactions.run(async () => {
-      const result = await work(await this.catalog.container(who.workspaceId, activity));
-      await this.activities.stampEventSlugs(who.workspaceId);
-      return result;
-    });
+    return this.transactions.run(async () => work(await this.catalog.container(who.workspaceId, activity)));
   }
 }
 

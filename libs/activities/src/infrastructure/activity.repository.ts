@@ -114,22 +114,6 @@ export class ActivityRepository {
     const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM objects WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
     return rows[0]?.id ?? null;
   }
-
-  /**
-   * Adds the activity's `api_slug` (a webhook filter field of every activity event) to the
-   * activity events this transaction recorded without it: the record engine records the
-   * attribute and record events itself and knows the slug only as `container.slug`.
-   */
-  async stampEventSlugs(workspaceId: string): Promise<void> {
-    await this.query(
-      `UPDATE event_outbox o SET payload = o.payload || jsonb_build_object('api_slug', a.api_slug)
-         FROM activities a
-        WHERE o.workspace_id = $1 AND o.tx_id = pg_current_xact_id() AND o.event_type LIKE 'activity%'
-          AND NOT o.payload ? 'api_slug'
-          AND a.workspace_id = o.workspace_id AND a.id = (o.entity_id->>'activity_id')::uuid`,
-      [workspaceId],
-    );
-  }
 }
 
 async function slugConflictOnDuplicate<T>(slug: string, write: () => Promise<T>): Promise<T> {
