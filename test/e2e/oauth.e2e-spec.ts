@@ -334,6 +334,29 @@ describe('OAuth 2.0 authorization server', () => {
       expect((await browser.post('/oauth/sign-in', { ...fields, email: 'bob@example.test', password: PASSWORD }, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(303);
     });
 
+    it('lifts a lock once 15 minutes have passed since the first failure, and a success clears the email\'s failures', async () => {
+      await t.createMember(globex.workspaceId, 'window@example.test', 'member', PASSWORD);
+      const client = { 'x-forwarded-for': '192.0.2.78' };
+      const browser = new Browser(t.issuer);
+      const fields = (await browser.get(authorizeUrl({}), client)).form('/oauth/sign-in');
+      const attempt = (password: string) => browser.post('/oauth/sign-in', { ...fields, email: 'window@example.test', password }, client);
+      for (let n = 0; n < 10; n++) expect((await attempt(`wrong password ${n}`)).status).toBe(401);
+      expect((await attempt(PASSWORD)).status).toBe(429);
+
+      const db = t.app.get(DataSource);
+      const emailHash = createHash('sha256').update('oauth-sign-in:email:window@example.test').digest();
+      // Age the window to just inside 15 minutes: still locked; just past it: open again.
+      await db.query(`UPDATE oauth_sign_in_failures SET window_start = now() - interval '14 minutes 50 seconds' WHERE kind = 'email' AND key_hash = $1`, [emailHash]);
+      expect((await attempt(PASSWORD)).status).toBe(429);
+      await db.query(`UPDATE oauth_sign_in_failures SET window_start = now() - interval '15 minutes 1 second' WHERE kind = 'email' AND key_hash = $1`, [emailHash]);
+      // A failure after the window starts a new one at 1.
+      expect((await attempt('wrong password again')).status).toBe(401);
+      const failures = async () => (await db.query(`SELECT failures FROM oauth_sign_in_failures WHERE kind = 'email' AND key_hash = $1`, [emailHash]))[0]?.failures;
+      expect(await failures()).toBe(1);
+      expect((await attempt(PASSWORD)).status).toBe(303);
+      expect(await failures()).toBeUndefined();
+    });
+
     it('ends the session after 8 hours: the authorize endpoint asks to sign in again and a consent post goes back to it', async () => {
       const browser = new Browser(t.issuer);
       const consent = await signIn(browser, authorizeUrl({ state: 'later' }), 'bob@example.test', PASSWORD);

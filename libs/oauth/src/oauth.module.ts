@@ -11,6 +11,7 @@ import { TokenEndpointsService } from './application/token-endpoints.service';
 import { AuthorizationCodeRepository } from './infrastructure/authorization-code.repository';
 import { MemberCredentialsReader } from './infrastructure/member-credentials.reader';
 import { OAuthAppRepository } from './infrastructure/oauth-app.repository';
+import { SignInFailureStore } from './infrastructure/sign-in-failure.store';
 import { SignInSessionRepository } from './infrastructure/sign-in-session.repository';
 import { AuthorizeController } from './interface/http/authorize.controller';
 import { MetadataController } from './interface/http/metadata.controller';
@@ -28,6 +29,7 @@ import { TokenController } from './interface/http/token.controller';
     OAuthAppRepository,
     AuthorizationCodeRepository,
     SignInSessionRepository,
+    SignInFailureStore,
     MemberCredentialsReader,
     AuthorizationRequestValidator,
     ClientAuthenticator,

@@ -5,6 +5,7 @@ import { Clock } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { generateSecret, looksLikeSecret, SESSION_PREFIX, sha256 } from '../domain/secrets';
 import { MemberCredentialsReader } from '../infrastructure/member-credentials.reader';
+import { type SignInFailureKey, SignInFailureStore } from '../infrastructure/sign-in-failure.store';
 import { type SessionMembership, SignInSessionRepository } from '../infrastructure/sign-in-session.repository';
 
 /** How long a browser stays signed in to the consent pages. */
@@ -14,9 +15,8 @@ export const SESSION_LIFETIME_SECONDS = 8 * 60 * 60;
 const MAX_FAILURES_PER_EMAIL = 10;
 /** Failed sign-ins per client address (spraying passwords over many emails) before it is locked. */
 const MAX_FAILURES_PER_CLIENT = 30;
-/** How long failures count, and so how long a lock lasts at most. */
+/** How long failures count from the first one, and so how long a lock lasts at most. */
 export const SIGN_IN_LOCK_SECONDS = 15 * 60;
-const FAILURE_WINDOW_MS = SIGN_IN_LOCK_SECONDS * 1000;
 
 export type SignInResult = { readonly kind: 'signed-in'; readonly sessionId: string } | { readonly kind: 'refused' } | { readonly kind: 'locked' };
 
@@ -28,12 +28,12 @@ export type SignInResult = { readonly kind: 'signed-in'; readonly sessionId: str
 @Injectable()
 export class SignInService {
   private dummyHash: Promise<string> | null = null;
-  private readonly failures = new Map<string, { count: number; since: number }>();
 
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly credentials: MemberCredentialsReader,
     private readonly sessions: SignInSessionRepository,
+    private readonly failures: SignInFailureStore,
     private readonly clock: Clock,
   ) {}
 
@@ -43,15 +43,17 @@ export class SignInService {
    * so that a lock also stops the scrypt work); `refused` otherwise.
    */
   async signIn(email: string, password: string, clientAddress: string): Promise<SignInResult> {
-    const clientKey = `client:${clientAddress}`;
-    if (this.isLocked(clientKey, MAX_FAILURES_PER_CLIENT)) return { kind: 'locked' };
+    const clientKey: SignInFailureKey = { kind: 'client', hash: sha256(`oauth-sign-in:client:${clientAddress}`) };
     const normalised = normaliseEmailSafely(email)?.toLowerCase();
-    if (!normalised) {
-      this.recordFailure(clientKey);
+    const emailKey: SignInFailureKey | null = normalised ? { kind: 'email', hash: sha256(`oauth-sign-in:email:${normalised}`) } : null;
+    // One read for both counters, shared by every process through the database.
+    const counts = await this.failures.countInWindow(emailKey ? [clientKey, emailKey] : [clientKey], SIGN_IN_LOCK_SECONDS);
+    if ((counts.get(clientKey) ?? 0) >= MAX_FAILURES_PER_CLIENT) return { kind: 'locked' };
+    if (!normalised || !emailKey) {
+      await this.failures.recordFailure([clientKey], SIGN_IN_LOCK_SECONDS);
       return { kind: 'refused' };
     }
-    const emailKey = `email:${normalised}`;
-    if (this.isLocked(emailKey, MAX_FAILURES_PER_EMAIL)) return { kind: 'locked' };
+    if ((counts.get(emailKey) ?? 0) >= MAX_FAILURES_PER_EMAIL) return { kind: 'locked' };
     const candidates = await this.credentials.findActiveByEmail(normalised);
     const proven: Array<{ workspaceId: string; memberId: string }> = [];
     for (const candidate of candidates) {
@@ -60,17 +62,16 @@ export class SignInService {
     // Spend the same scrypt time when no member has a password, so timing does not reveal emails.
     if (!candidates.some((candidate) => candidate.passwordHash)) await verifyPassword(password, await this.dummy());
     if (proven.length === 0) {
-      this.recordFailure(emailKey);
-      this.recordFailure(clientKey);
+      await this.failures.recordFailure([emailKey, clientKey], SIGN_IN_LOCK_SECONDS);
       return { kind: 'refused' };
     }
-    this.failures.delete(emailKey);
     const session = generateSecret(SESSION_PREFIX);
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_LIFETIME_SECONDS * 1000);
     await this.transactions.run(async () => {
       // Each sign-in also clears out ended sessions, so the table stays small without a job.
       await this.sessions.purgeExpiredBefore(this.clock.now());
       await this.sessions.insert(session.hash, proven, expiresAt);
+      await this.failures.clear(emailKey);
     });
     return { kind: 'signed-in', sessionId: session.value };
   }
@@ -91,24 +92,6 @@ export class SignInService {
    */
   csrfTokenFor(sessionId: string, purpose: string): string {
     return createHmac('sha256', sessionId).update(`oauth-form:${purpose}`).digest('base64url');
-  }
-
-  private isLocked(key: string, limit: number): boolean {
-    const entry = this.failures.get(key);
-    if (!entry) return false;
-    if (Date.now() - entry.since > FAILURE_WINDOW_MS) {
-      this.failures.delete(key);
-      return false;
-    }
-    return entry.count >= limit;
-  }
-
-  /** Counts a failure against an email or a client address; the map is bounded, oldest key first. */
-  private recordFailure(key: string): void {
-    const entry = this.failures.get(key);
-    if (!entry || Date.now() - entry.since > FAILURE_WINDOW_MS) this.failures.set(key, { count: 1, since: Date.now() });
-    else entry.count += 1;
-    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
   }
 
   private dummy(): Promise<string> {
