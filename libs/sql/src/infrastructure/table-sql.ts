@@ -50,8 +50,10 @@ function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => st
       return params.add(source.value, 'text');
     case 'attribute': {
       const alias = `a${joins.length + 1}`;
-      const { expression, lookup } = valueSql(source.attributeType, q);
-      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = $1 AND v.attribute_id = ${params.add(source.attributeId, 'uuid')} AND v.active_until IS NULL`;
+      const { expression, lookup, indexed } = valueSql(source.attributeType, q);
+      // `<column> IS NOT NULL` matches the partial value indexes, so a sparse attribute is read through its index.
+      const present = indexed ? ` AND v.${indexed} IS NOT NULL` : '';
+      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = $1 AND v.attribute_id = ${params.add(source.attributeId, 'uuid')} AND v.active_until IS NULL${present}`;
       let derived: string;
       let value = `${alias}.value`;
       if (!source.multi) {
@@ -70,32 +72,40 @@ function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => st
 }
 
 /**
- * The expression of one stored value (`v`), typed as the column mapping says, and the join it
- * needs (select options and statuses: their title, bound to the workspace too).
+ * The expression of one stored value (`v`), typed as the column mapping says; the join it needs
+ * (select options and statuses: their title, bound to the workspace too); and, where the value is
+ * the type's primary column (libs/records value-columns.ts), that column: every current value of
+ * the type has it, and the partial index on it holds exactly those values.
  */
-function valueSql(attributeType: string, q: (name: string) => string): { expression: string; lookup?: string } {
+function valueSql(attributeType: string, q: (name: string) => string): { expression: string; lookup?: string; indexed?: string } {
   switch (attributeType) {
     case 'number':
     case 'currency':
     case 'rating':
-      return { expression: 'v.value_number' };
+      return { expression: 'v.value_number', indexed: 'value_number' };
     case 'checkbox':
-      return { expression: 'v.value_bool' };
+      return { expression: 'v.value_bool', indexed: 'value_bool' };
     case 'date':
-      return { expression: 'v.value_date' };
+      return { expression: 'v.value_date', indexed: 'value_date' };
     case 'timestamp':
-      return { expression: 'v.value_timestamp' };
+      return { expression: 'v.value_timestamp', indexed: 'value_timestamp' };
     case 'record-reference':
-      return { expression: 'v.value_ref' };
+      return { expression: 'v.value_ref', indexed: 'value_ref' };
     case 'select':
-      return { expression: 'o.title', lookup: `LEFT JOIN ${q('select_options')} o ON o.workspace_id = $1 AND o.id = v.value_ref` };
+      return { expression: 'o.title', lookup: `LEFT JOIN ${q('select_options')} o ON o.workspace_id = $1 AND o.id = v.value_ref`, indexed: 'value_ref' };
     case 'status':
-      return { expression: 'o.title', lookup: `LEFT JOIN ${q('statuses')} o ON o.workspace_id = $1 AND o.id = v.value_ref` };
+      return { expression: 'o.title', lookup: `LEFT JOIN ${q('statuses')} o ON o.workspace_id = $1 AND o.id = v.value_ref`, indexed: 'value_ref' };
     case 'actor-reference':
       return { expression: `jsonb_build_object('type', v.value_ref_type, 'id', v.value_ref)` };
     case 'location':
     case 'interaction':
       return { expression: 'v.value_json' };
+    case 'text':
+    case 'email-address':
+    case 'domain':
+    case 'phone-number':
+    case 'personal-name':
+      return { expression: 'v.value_text', indexed: 'value_text' };
     default:
       return { expression: 'v.value_text' };
   }
