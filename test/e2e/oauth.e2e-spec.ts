@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
+import { verifyPassword } from '@workbase/access';
 import { Clock } from '@workbase/shared/kernel';
 import { OAuthModule } from '@workbase/oauth';
 import { DataSource } from 'typeorm';
@@ -355,6 +356,37 @@ describe('OAuth 2.0 authorization server', () => {
       expect(await failures()).toBe(1);
       expect((await attempt(PASSWORD)).status).toBe(303);
       expect(await failures()).toBeUndefined();
+    });
+
+    it('rehashes a password stored with an older scrypt cost on sign-in, and the password still works', async () => {
+      const db = t.app.get(DataSource);
+      const memberId = await t.createMember(globex.workspaceId, 'old-hash@example.test', 'member', PASSWORD);
+      const storedHash = async (): Promise<string> =>
+        (await db.query(`SELECT password_hash FROM workspace_members WHERE workspace_id = $1 AND id = $2`, [globex.workspaceId, memberId]))[0].password_hash;
+      const updatedAt = async (): Promise<string> =>
+        (await db.query(`SELECT updated_at::text FROM workspace_members WHERE workspace_id = $1 AND id = $2`, [globex.workspaceId, memberId]))[0].updated_at;
+      // The format older releases stored: scrypt$N$r$p$salt$key, then with p=1.
+      const salt = randomBytes(16);
+      const key = scryptSync(PASSWORD, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+      const oldHash = `scrypt$32768$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+      await db.query(`UPDATE workspace_members SET password_hash = $3 WHERE workspace_id = $1 AND id = $2`, [globex.workspaceId, memberId, oldHash]);
+      const before = await updatedAt();
+
+      // A wrong password changes nothing.
+      const client = { 'x-forwarded-for': '192.0.2.79' };
+      const browser = new Browser(t.issuer);
+      const fields = (await browser.get(authorizeUrl({}), client)).form('/oauth/sign-in');
+      expect((await browser.post('/oauth/sign-in', { ...fields, email: 'old-hash@example.test', password: 'wrong password!' }, client)).status).toBe(401);
+      expect(await storedHash()).toBe(oldHash);
+
+      await signIn(new Browser(t.issuer), authorizeUrl({}), 'old-hash@example.test', PASSWORD);
+      const upgraded = await storedHash();
+      expect(upgraded).toMatch(/^scrypt\$32768\$8\$3\$[\w-]{22}\$[\w-]{43}$/);
+      expect(await verifyPassword(PASSWORD, upgraded)).toBe(true);
+      expect(await updatedAt()).toBe(before);
+      // Signing in again works, and a current hash is left as it is.
+      await signIn(new Browser(t.issuer), authorizeUrl({}), 'old-hash@example.test', PASSWORD);
+      expect(await storedHash()).toBe(upgraded);
     });
 
     it('ends the session after 8 hours: the authorize endpoint asks to sign in again and a consent post goes back to it', async () => {

@@ -11,5 +11,5 @@ export { WorkspaceRepository } from './infrastructure/workspace.repository';
 export { WorkspaceMemberRepository } from './infrastructure/workspace-member.repository';
 export { WorkspaceMemberOrmEntity } from './infrastructure/workspace-member.orm-entity';
 export { WorkspaceOrmEntity } from './infrastructure/workspace.orm-entity';
-export { hashPassword, verifyPassword } from './domain/password';
+export { hashPassword, needsRehash, verifyPassword } from './domain/password';
 export { assertAccessLevel, normaliseEmail, type AccessLevel } from './domain/workspace-rules';

@@ -1,4 +1,12 @@
-import { hashPassword, verifyPassword } from './password';
+import { scryptSync } from 'node:crypto';
+import { hashPassword, needsRehash, verifyPassword } from './password';
+
+/** A hash in the stored format made with any cost, as older releases stored them. */
+function hashWithCost(password: string, N: number, r: number, p: number, saltLength = 16, keyLength = 32): string {
+  const salt = Buffer.alloc(saltLength, 7);
+  const key = scryptSync(password, salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
 
 describe('password hashing (scrypt)', () => {
   it('stores scrypt with the OWASP-equivalent cost N=2^15, r=8, p=3, a 16-byte salt and a 32-byte key', async () => {
@@ -28,9 +36,17 @@ describe('password hashing (scrypt)', () => {
   });
 
   it('still verifies a hash made with an older cost (the parameters travel with the hash)', async () => {
-    const { scryptSync } = await import('node:crypto');
-    const salt = Buffer.alloc(16, 7);
-    const key = scryptSync('older password', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-    expect(await verifyPassword('older password', `scrypt$32768$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`)).toBe(true);
+    expect(await verifyPassword('older password', hashWithCost('older password', 2 ** 15, 8, 1))).toBe(true);
+  });
+
+  it('asks for a rehash of hashes weaker than today\'s (less memory, less work, short salt or key), not of stronger ones', async () => {
+    expect(needsRehash(await hashPassword('correct horse battery'))).toBe(false);
+    expect(needsRehash(hashWithCost('pw', 2 ** 15, 8, 1))).toBe(true); // the older p=1
+    expect(needsRehash(hashWithCost('pw', 2 ** 14, 8, 6))).toBe(true); // same work, half the memory
+    expect(needsRehash(hashWithCost('pw', 2 ** 15, 8, 3, 8))).toBe(true); // 8-byte salt
+    expect(needsRehash(hashWithCost('pw', 2 ** 15, 8, 3, 16, 16))).toBe(true); // 16-byte key
+    expect(needsRehash(hashWithCost('pw', 2 ** 15, 12, 2))).toBe(false); // more memory, the same work
+    expect(needsRehash(hashWithCost('pw', 2 ** 15, 8, 4))).toBe(false);
+    expect(needsRehash('plain')).toBe(true);
   });
 });

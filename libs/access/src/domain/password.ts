@@ -8,7 +8,7 @@ const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, key
  * the OWASP Password Storage Cheat Sheet's equivalent minimums: N=2^17,r=8,p=1 or, as here,
  * N=2^15,r=8,p=3 — the same work with 32 MiB per hash instead of 128 MiB, so that a burst of
  * sign-ins cannot exhaust memory. Each hash records its own N, r and p, so raising the cost later
- * keeps old hashes verifiable.
+ * keeps old hashes verifiable, and `needsRehash` tells a sign-in to replace them.
  */
 const COST = { N: 2 ** 15, r: 8, p: 3 };
 /** Node refuses 128·N·r ≥ maxmem; stored hashes may name at most this much memory. */
@@ -31,6 +31,23 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (!parsed) return false;
   const actual = await scrypt(password.normalize('NFC'), parsed.salt, parsed.key.length, { N: parsed.N, r: parsed.r, p: parsed.p, maxmem: MAX_MEMORY });
   return timingSafeEqual(parsed.key, actual);
+}
+
+/**
+ * True when a stored hash is weaker than one `hashPassword` makes today, so that a sign-in that
+ * has just verified the password should store a new hash: less memory (128·N·r), less work
+ * (N·r·p), or a shorter salt or key. A hash stronger on every count (say N=2^17, p=1: more memory
+ * and more work) is kept. A malformed hash, which verifies nothing, needs one too.
+ */
+export function needsRehash(stored: string): boolean {
+  const parsed = parse(stored);
+  if (!parsed) return true;
+  return (
+    parsed.N * parsed.r < COST.N * COST.r ||
+    parsed.N * parsed.r * parsed.p < COST.N * COST.r * COST.p ||
+    parsed.salt.length < SALT_LENGTH ||
+    parsed.key.length < KEY_LENGTH
+  );
 }
 
 function parse(stored: string): { N: number; r: number; p: number; salt: Buffer; key: Buffer } | null {

@@ -33,4 +33,14 @@ export class WorkspaceMemberRepository {
   async setPasswordHash(workspaceId: string, memberId: string, passwordHash: string): Promise<void> {
     await this.repo.update({ workspaceId, id: memberId }, { passwordHash, updatedAt: () => 'now()' });
   }
+
+  /**
+   * Replaces a hash of the same password made with an older cost (see `needsRehash`), only while
+   * the member still has `previousHash`: a password set meanwhile is never overwritten. Not a
+   * change of the member, so `updated_at` stays. False when the hash had changed.
+   */
+  async upgradePasswordHash(workspaceId: string, memberId: string, previousHash: string, passwordHash: string): Promise<boolean> {
+    const result = await this.repo.update({ workspaceId, id: memberId, passwordHash: previousHash }, { passwordHash });
+    return (result.affected ?? 0) > 0;
+  }
 }

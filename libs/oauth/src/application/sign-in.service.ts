@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { hashPassword, normaliseEmail, verifyPassword } from '@workbase/access';
+import { hashPassword, needsRehash, normaliseEmail, verifyPassword, WorkspaceMemberRepository } from '@workbase/access';
 import { Clock } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { generateSecret, looksLikeSecret, SESSION_PREFIX, sha256 } from '../domain/secrets';
@@ -34,6 +34,7 @@ export class SignInService {
     private readonly credentials: MemberCredentialsReader,
     private readonly sessions: SignInSessionRepository,
     private readonly failures: SignInFailureStore,
+    private readonly members: WorkspaceMemberRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -55,9 +56,9 @@ export class SignInService {
     }
     if ((counts.get(emailKey) ?? 0) >= MAX_FAILURES_PER_EMAIL) return { kind: 'locked' };
     const candidates = await this.credentials.findActiveByEmail(normalised);
-    const proven: Array<{ workspaceId: string; memberId: string }> = [];
+    const proven: Array<{ workspaceId: string; memberId: string; passwordHash: string }> = [];
     for (const candidate of candidates) {
-      if (candidate.passwordHash && (await verifyPassword(password, candidate.passwordHash))) proven.push(candidate);
+      if (candidate.passwordHash && (await verifyPassword(password, candidate.passwordHash))) proven.push({ ...candidate, passwordHash: candidate.passwordHash });
     }
     // Spend the same scrypt time when no member has a password, so timing does not reveal emails.
     if (!candidates.some((candidate) => candidate.passwordHash)) await verifyPassword(password, await this.dummy());
@@ -65,12 +66,19 @@ export class SignInService {
       await this.failures.recordFailure([emailKey, clientKey], SIGN_IN_LOCK_SECONDS);
       return { kind: 'refused' };
     }
+    // Hashes made with a weaker cost than today's are replaced now that the password is at hand
+    // (hashed before the transaction: scrypt takes a while and needs no connection).
+    const upgrades: Array<{ workspaceId: string; memberId: string; previousHash: string; newHash: string }> = [];
+    for (const member of proven) {
+      if (needsRehash(member.passwordHash)) upgrades.push({ ...member, previousHash: member.passwordHash, newHash: await hashPassword(password) });
+    }
     const session = generateSecret(SESSION_PREFIX);
     const expiresAt = new Date(this.clock.now().getTime() + SESSION_LIFETIME_SECONDS * 1000);
     await this.transactions.run(async () => {
       // Each sign-in also clears out ended sessions, so the table stays small without a job.
       await this.sessions.purgeExpiredBefore(this.clock.now());
       await this.sessions.insert(session.hash, proven, expiresAt);
+      for (const upgrade of upgrades) await this.members.upgradePasswordHash(upgrade.workspaceId, upgrade.memberId, upgrade.previousHash, upgrade.newHash);
       await this.failures.clear(emailKey);
     });
     return { kind: 'signed-in', sessionId: session.value };
