@@ -121,6 +121,31 @@ describe('route access declarations', () => {
     expect(missing).toEqual([]);
   });
 
+  it('documents a success response with its schema for every operation, and a body for every write', async () => {
+    type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown }> }>; requestBody?: unknown };
+    const doc = (await t.http().get('/openapi.json').expect(200)).body as { paths: Record<string, Record<string, Operation>> };
+    // Bodiless by their protocol: an RFC 7009 revocation answers an empty 200, a replay takes no input.
+    const noBodyNeeded = new Set(['POST /oauth/revoke', 'POST /v2/webhooks/{webhook_id}/deliveries/{delivery_id}/replay']);
+    // The authorize endpoint answers with HTML pages or a redirect, not a JSON document.
+    const noSchemaNeeded = new Set(['GET /oauth/authorize', 'POST /oauth/revoke']);
+    const gaps: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (path === '/v2/undeclared-probe') continue; // this suite's own probe
+      for (const [method, operation] of Object.entries(operations)) {
+        const id = `${method.toUpperCase()} ${path}`;
+        const success = Object.keys(operation.responses).filter((code) => /^[23]/.test(code));
+        if (success.length === 0) gaps.push(`${id}: no success response`);
+        for (const code of success.filter((c) => c !== '204' && !c.startsWith('3'))) {
+          const documented = Object.values(operation.responses[code].content ?? {}).some((media) => media.schema);
+          if (!documented && !noSchemaNeeded.has(id)) gaps.push(`${id}: ${code} has no schema`);
+        }
+        if (['post', 'put', 'patch'].includes(method) && !operation.requestBody && !noBodyNeeded.has(id) && !path.startsWith('/oauth/')) gaps.push(`${id}: no request body`);
+        if (path.includes('{') && !('404' in operation.responses)) gaps.push(`${id}: takes an id but documents no 404`);
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+
   it('serves Swagger UI at /docs and the document as JSON and YAML', async () => {
     const html = await t.http().get('/docs/').expect(200);
     expect(html.text).toContain('swagger-ui');

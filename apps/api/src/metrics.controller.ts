@@ -24,7 +24,7 @@ export class MetricsController {
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({ summary: 'Prometheus metrics (text exposition format); needs `Bearer $METRICS_TOKEN` when that is set' })
   @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Metrics in the Prometheus text format' })
+  @ApiOkResponse({ description: 'Metrics in the Prometheus text format', content: { 'text/plain': { schema: { type: 'string', example: 'workbase_http_request_duration_seconds_count{method="GET",route="/v2/self",status="200"} 42' } } } })
   @ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'METRICS_TOKEN is set and the request does not carry it' })
   async scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
     const expected = this.config.metricsToken;

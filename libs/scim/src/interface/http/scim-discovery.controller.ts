@@ -23,6 +23,48 @@ function refuseFilter(filter: unknown): void {
 }
 
 /** RFC 7644 §4: what this service provider supports, for Okta's and Entra's schema discovery. */
+const META_SCHEMA = { type: 'object', properties: { resourceType: { type: 'string' }, location: { type: 'string', format: 'uri' } } };
+
+const SCHEMA_RESOURCE_SCHEMA = {
+  type: 'object',
+  properties: {
+    schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:schemas:core:2.0:Schema'] },
+    id: { type: 'string', example: SCIM_URN.user },
+    name: { type: 'string', example: 'User' },
+    description: { type: 'string' },
+    attributes: { type: 'array', items: { type: 'object', description: 'name, type, multiValued, description, required, mutability, returned, uniqueness, canonicalValues, subAttributes' } },
+    meta: META_SCHEMA,
+  },
+};
+
+const SERVICE_PROVIDER_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    schemas: { type: 'array', items: { type: 'string' } },
+    documentationUri: { type: 'string', format: 'uri' },
+    patch: { type: 'object', properties: { supported: { type: 'boolean', example: true } } },
+    bulk: { type: 'object', properties: { supported: { type: 'boolean', example: false }, maxOperations: { type: 'integer' }, maxPayloadSize: { type: 'integer' } } },
+    filter: { type: 'object', properties: { supported: { type: 'boolean', example: true }, maxResults: { type: 'integer', example: 100 } } },
+    changePassword: { type: 'object', properties: { supported: { type: 'boolean' } } },
+    sort: { type: 'object', properties: { supported: { type: 'boolean' } } },
+    etag: { type: 'object', properties: { supported: { type: 'boolean' } } },
+    authenticationSchemes: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, primary: { type: 'boolean' } } } },
+    meta: META_SCHEMA,
+  },
+};
+
+const RESOURCE_TYPE_SCHEMA = {
+  type: 'object',
+  properties: {
+    schemas: { type: 'array', items: { type: 'string' } },
+    id: { type: 'string', example: 'User' },
+    name: { type: 'string', example: 'User' },
+    endpoint: { type: 'string', example: '/Users' },
+    schema: { type: 'string', example: SCIM_URN.user },
+    meta: META_SCHEMA,
+  },
+};
+
 @ApiTags('SCIM')
 @Controller('scim/v2')
 @UseInterceptors(ScimJsonInterceptor)
@@ -47,6 +89,7 @@ export class ScimDiscoveryController {
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Get one schema by its URN' })
   @ApiParam({ name: 'schema_urn', example: SCIM_URN.user })
+  @ApiOkResponse({ description: 'The schema resource (RFC 7643 §7)', schema: SCHEMA_RESOURCE_SCHEMA })
   schema(@Param('schema_urn') urn: string, @Query('filter') filter?: unknown): Record<string, unknown> {
     refuseFilter(filter);
     const schema = SCHEMAS.find((candidate) => candidate.id.toLowerCase() === urn.toLowerCase());
@@ -59,6 +102,7 @@ export class ScimDiscoveryController {
   @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Service provider configuration' })
+  @ApiOkResponse({ description: 'What this server supports (RFC 7643 §5)', schema: SERVICE_PROVIDER_CONFIG_SCHEMA })
   serviceProviderConfig(@Query('filter') filter?: unknown): Record<string, unknown> {
     refuseFilter(filter);
     return {
@@ -96,6 +140,7 @@ export class ScimDiscoveryController {
   @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Get one resource type' })
   @ApiParam({ name: 'resource_type', example: 'User' })
+  @ApiOkResponse({ description: 'The resource type (RFC 7643 §6)', schema: RESOURCE_TYPE_SCHEMA })
   resourceTypeById(@Param('resource_type') id: string, @Query('filter') filter?: unknown): Record<string, unknown> {
     refuseFilter(filter);
     const type = RESOURCE_TYPES.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
