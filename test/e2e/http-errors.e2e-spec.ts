@@ -155,6 +155,9 @@ describe('rate limits per token', () => {
   it('shares the budget between API processes on the same database', async () => {
     await atWindowStart();
     // A second process: the same configuration and database, its own HTTP server and memory.
+    // Passport keeps strategies in a process-wide registry, so once the replica is closed the first
+    // app's token strategy points at the replica's closed pool: later tests in this describe use
+    // only /v2/self, which introspects without passport. (Real replicas are separate processes.)
     const replica = await createApp(t.config, t.database.url, createLogger('silent'));
     try {
       const token = await t.tokenFor(ws.workspaceId, ['object_configuration:read']);
