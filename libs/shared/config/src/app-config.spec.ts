@@ -31,7 +31,9 @@ describe('loadConfig', () => {
       RUN_WORKER: 'no',
       WEBHOOK_RETRY_SCHEDULE: ' 1, 2.5 ,60',
       CURSOR_SECRET: 'x'.repeat(32),
+      SECRETS_KEY: 'ab'.repeat(32),
     });
+    expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
       port: 8080,
       databaseUrl: 'postgres://u:p@db:5432/workbase',
@@ -53,6 +55,7 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_WRITES_PER_SECOND', '0', /RATE_LIMIT_WRITES_PER_SECOND/],
     ['WEBHOOK_RETRY_SCHEDULE', '5,soon', /WEBHOOK_RETRY_SCHEDULE: must be a comma-separated list of seconds/],
     ['CURSOR_SECRET', 'short', /CURSOR_SECRET: must be at least 32 characters/],
+    ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

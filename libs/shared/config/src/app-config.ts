@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { plainToInstance, Transform } from 'class-transformer';
+import { parseSecretsKey } from '@workbase/shared/kernel';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
@@ -87,6 +88,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
   WEBHOOK_WORKER_CONCURRENCY?: number;
 
+  /** 32-byte key (64 hex or base64 characters) that encrypts stored webhook signing secrets. */
+  @IsOptional() @IsString() @Matches(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/, { message: 'must be 32 bytes: 64 hex characters or 43-44 base64 characters' })
+  SECRETS_KEY?: string;
+
   /** Bearer token that /metrics requires; unset: /metrics is open (keep the port private). */
   @IsOptional() @IsString() @Matches(/^.{16,}$/s, { message: 'must be at least 16 characters' })
   METRICS_TOKEN?: string;
@@ -130,6 +135,8 @@ export interface AppConfig {
    * replicas (a 400 asks the client to start over), so multi-instance deployments set it.
    */
   readonly cursorSecret: string;
+  /** Key of the SecretBox that seals webhook signing secrets at rest; null stores them as they are. */
+  readonly secretsKey: Buffer | null;
   /** Bearer token /metrics requires, or null when /metrics is open. */
   readonly metricsToken: string | null;
   /** Limits of the SQL endpoint (libs/sql/README.md). */
@@ -199,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     metricsToken: parsed.METRICS_TOKEN || null,
+    secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,
     sql: { statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000, maxRows: parsed.SQL_MAX_ROWS ?? 10_000 },
   };
 }

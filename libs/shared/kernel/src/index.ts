@@ -5,3 +5,4 @@ export * from './actor';
 export * from './domain-event';
 export * from './clock';
 export * from './ids';
+export * from './secret-box';
