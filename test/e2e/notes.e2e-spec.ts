@@ -353,11 +353,75 @@ describe('notes', () => {
     });
   });
 
-  it('removes the notes of a deleted record', async () => {
-    const temp = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['temp@example.com'] } } }).expect(200)).body.data.id.record_id;
-    const id = (await post('/v2/notes', note({ parent_record_id: temp })).expect(200)).body.data.id.note_id;
-    await del(`/v2/objects/people/records/${temp}`).expect(200);
-    await get(`/v2/notes/${id}`).expect(404);
+  describe('deleting the parent record', () => {
+    const outbox = async (workspaceId: string, sinceId: string) =>
+      (
+        await t.app
+          .get(DataSource)
+          .query(`SELECT event_type, entity_id, actor, payload FROM event_outbox WHERE workspace_id = $1 AND id > $2::bigint ORDER BY id`, [workspaceId, sinceId])
+      ).map((row: { event_type: string; entity_id: Record<string, string>; actor: unknown; payload: unknown }) => ({ type: row.event_type, id: row.entity_id, actor: row.actor, payload: row.payload }));
+    const lastEventId = async (): Promise<string> =>
+      (await t.app.get(DataSource).query(`SELECT coalesce(max(id), 0)::text AS id FROM event_outbox`))[0].id as string;
+    const person = async (email: string) => (await post('/v2/objects/people/records', { data: { values: { email_addresses: [email] } } }).expect(200)).body.data.id.record_id as string;
+
+    it('deletes the notes of a deleted person and records one note.deleted per note, with the deleting actor', async () => {
+      const temp = await person('temp@example.com');
+      const keep = await person('keep@example.com');
+      const first = (await post('/v2/notes', note({ parent_record_id: temp, title: 'One' })).expect(200)).body.data.id.note_id;
+      const second = (await post('/v2/notes', note({ parent_record_id: temp, title: 'Two' })).expect(200)).body.data.id.note_id;
+      const other = (await post('/v2/notes', note({ parent_record_id: keep, title: 'Kept' })).expect(200)).body.data.id.note_id;
+      // Another token (another actor) than the one that wrote the notes deletes the person.
+      const deleter = await t.tokenFor(ws.workspaceId, [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead]);
+      const since = await lastEventId();
+      await del(`/v2/objects/people/records/${temp}`, deleter).expect(200);
+
+      const recorded = await outbox(ws.workspaceId, since);
+      const recordDeleted = recorded.find((e: { type: string }) => e.type === 'record.deleted');
+      expect(recordDeleted?.id).toEqual({ workspace_id: ws.workspaceId, object_id: peopleObjectId, record_id: temp });
+      const noteDeleted = recorded.filter((e: { type: string }) => e.type === 'note.deleted');
+      expect(noteDeleted).toEqual(
+        [first, second].map((noteId) => ({
+          type: 'note.deleted',
+          id: { workspace_id: ws.workspaceId, note_id: noteId },
+          actor: recordDeleted?.actor,
+          payload: { parent_object_id: peopleObjectId, parent_record_id: temp },
+        })),
+      );
+      expect(recordDeleted?.actor).toEqual({ type: 'api-token', id: expect.any(String) });
+      expect(recordDeleted?.actor).not.toEqual((await events(ws.workspaceId, first))[0].actor);
+      await get(`/v2/notes/${first}`).expect(404);
+      await get(`/v2/notes/${second}`).expect(404);
+      await get(`/v2/notes/${other}`).expect(200);
+      const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM notes WHERE workspace_id = $1 AND parent_record_id = $2`, [ws.workspaceId, temp]);
+      expect(n).toBe(0);
+    });
+
+    it('records no note event when the deleted record has no notes, and deletes company notes too', async () => {
+      const bare = await person('bare@example.com');
+      let since = await lastEventId();
+      await del(`/v2/objects/people/records/${bare}`).expect(200);
+      expect((await outbox(ws.workspaceId, since)).map((e: { type: string }) => e.type)).toEqual(['record.deleted']);
+
+      const company = (await post('/v2/objects/companies/records', { data: { values: { name: 'Gone Inc' } } }).expect(200)).body.data.id.record_id;
+      const noteId = (await post('/v2/notes', note({ parent_object: 'companies', parent_record_id: company })).expect(200)).body.data.id.note_id;
+      since = await lastEventId();
+      await del(`/v2/objects/companies/records/${company}`).expect(200);
+      const recorded = await outbox(ws.workspaceId, since);
+      expect(recorded.map((e: { type: string }) => e.type).sort()).toEqual(['note.deleted', 'record.deleted']);
+      expect(recorded.find((e: { type: string }) => e.type === 'note.deleted')?.id).toEqual({ workspace_id: ws.workspaceId, note_id: noteId });
+      await get(`/v2/notes/${noteId}`).expect(404);
+    });
+
+    it("a refused delete (unknown record, another workspace's record) deletes no notes and records nothing", async () => {
+      const theirs = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['theirs@example.com'] } } }, other.token).expect(200)).body.data.id.record_id;
+      const theirNote = (await post('/v2/notes', note({ parent_record_id: theirs }), other.token).expect(200)).body.data.id.note_id;
+      const since = await lastEventId();
+      await del(`/v2/objects/people/records/${theirs}`).expect(404);
+      await del('/v2/objects/people/records/00000000-0000-4000-8000-000000000000').expect(404);
+      await get(`/v2/notes/${theirNote}`, other.token).expect(200);
+      expect(await outbox(ws.workspaceId, since)).toEqual([]);
+      expect(await outbox(other.workspaceId, since)).toEqual([]);
+    });
   });
 
   it('documents every notes operation in OpenAPI with its scopes and errors', async () => {

@@ -14,6 +14,7 @@ import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
+import { RecordDeletionModule } from './record-deletion.module';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
 export interface AppModuleOptions {
@@ -38,6 +39,7 @@ export class AppModule {
         HttpKernelModule,
         AccessModule,
         WorkspaceSetupModule,
+        RecordDeletionModule,
         RecordsModule,
         ScimModule,
         ActivitiesModule,

@@ -3,6 +3,7 @@ import { MeetingsModule } from '@workbase/meetings';
 import { RecordsModule } from '@workbase/records';
 import { CreateNoteUseCase } from './application/create-note.use-case';
 import { DeleteNoteUseCase } from './application/delete-note.use-case';
+import { DeleteRecordNotesListener } from './application/delete-record-notes.listener';
 import { NoteQueries } from './application/note.queries';
 import { UpdateNoteUseCase } from './application/update-note.use-case';
 import { NoteRepository } from './infrastructure/note.repository';
@@ -12,6 +13,7 @@ import { NotesController } from './interface/http/notes.controller';
 @Module({
   imports: [RecordsModule, MeetingsModule],
   controllers: [NotesController],
-  providers: [NoteRepository, NoteQueries, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
+  providers: [NoteRepository, NoteQueries, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, DeleteRecordNotesListener],
+  exports: [DeleteRecordNotesListener],
 })
 export class NotesModule {}

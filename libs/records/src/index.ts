@@ -18,5 +18,6 @@ export type { Attribute, ContainerKind } from './domain/attribute';
 export type { AttributeType } from './domain/attribute-type';
 export { RecordQueryService, type RecordQuery, type CompiledQuery, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from './application/query/record-query.service';
 export { RecordAssert } from './application/record-assert';
+export { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './application/record-deletion-listener';
 export { RecordQueryRequest, AssertQuery } from './interface/http/requests';
 export { RecordListEnvelope } from './interface/http/responses';

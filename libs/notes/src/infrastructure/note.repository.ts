@@ -88,6 +88,17 @@ export class NoteRepository {
     );
     return rows[0] ? { parentObjectId: rows[0].parent_object_id, parentRecordId: rows[0].parent_record_id } : null;
   }
+
+  /** Deletes every note on the records; the deleted notes' ids and parents, in (created_at, id) order. */
+  async deleteByParentRecords(workspaceId: string, recordIds: readonly string[]): Promise<Array<{ id: string; parentObjectId: string; parentRecordId: string }>> {
+    if (recordIds.length === 0) return [];
+    const rows = await this.query<Array<{ id: string; parent_object_id: string; parent_record_id: string }>>(
+      `WITH deleted AS (DELETE FROM notes WHERE workspace_id = $1 AND parent_record_id = ANY ($2::uuid[]) RETURNING id, parent_object_id, parent_record_id, created_at)
+       SELECT id, parent_object_id, parent_record_id FROM deleted ORDER BY created_at, id`,
+      [workspaceId, recordIds],
+    );
+    return rows.map((row) => ({ id: row.id, parentObjectId: row.parent_object_id, parentRecordId: row.parent_record_id }));
+  }
 }
 
 function toNote(workspaceId: string, row: RawNote): Note {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { WorkspaceRepository } from '@workbase/access';
 import { NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
@@ -6,6 +6,7 @@ import { isRecordSystemAttribute } from '../domain/attribute';
 import { RecordStore } from '../infrastructure/record.store';
 import { AttributeCatalog } from './attribute-catalog';
 import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
+import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 
@@ -20,6 +21,7 @@ export class RecordService {
     private readonly attributes: AttributeCatalog,
     private readonly workspaces: WorkspaceRepository,
     private readonly outbox: EventOutbox,
+    @Optional() @Inject(RECORD_DELETION_LISTENERS) private readonly deletionListeners: RecordDeletionListener[] = [],
   ) {}
 
   async create(who: WriteActor, container: Container, values: ValuesInput): Promise<RecordView> {
@@ -42,6 +44,8 @@ export class RecordService {
 
   async delete(who: WriteActor, container: Container, recordId: string): Promise<void> {
     await this.transactions.run(async () => {
+      if (!(await this.store.lockRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
+      for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
       if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
       await this.store.closeReferencesTo(container.workspaceId, recordId);
       const events = CONTAINER_EVENTS[container.kind];

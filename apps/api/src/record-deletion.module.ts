@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { DeleteRecordNotesListener, NotesModule } from '@workbase/notes';
+import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from '@workbase/records';
+
+/**
+ * What other contexts do when the record engine deletes records (notes delete their notes and
+ * record `note.deleted`), in the order listed; the engine calls these inside its deleting
+ * transaction. The engine cannot import the contexts that depend on it, so they meet here.
+ */
+@Global()
+@Module({
+  imports: [NotesModule],
+  providers: [
+    {
+      provide: RECORD_DELETION_LISTENERS,
+      inject: [DeleteRecordNotesListener],
+      useFactory: (...listeners: RecordDeletionListener[]) => listeners,
+    },
+  ],
+  exports: [RECORD_DELETION_LISTENERS],
+})
+export class RecordDeletionModule {}
