@@ -7,7 +7,10 @@ import { invalidValue } from './value-error';
  * with the attribute's codec: the single rule for record writes and for static default values.
  */
 export async function parseAttributeValues(attribute: AttributeDescriptor, raw: unknown, lookups: WriteLookups): Promise<StoredValue[]> {
-  if (raw === null && attribute.type === 'currency') throw invalidValue(attribute.slug, 'currency attributes do not accept null');
+  if (attribute.type === 'currency' && (raw === null || (Array.isArray(raw) && raw.length === 0))) {
+    // No nulls: an empty list would clear the value just as null would.
+    throw invalidValue(attribute.slug, 'currency attributes do not accept null or an empty list');
+  }
   const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   if (!attribute.isMultiselect && items.length > 1) {
     throw invalidValue(attribute.slug, `this attribute holds a single value, but ${items.length} were given`);

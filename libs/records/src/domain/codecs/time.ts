@@ -30,8 +30,11 @@ export function parseTimestamp(input: string): { nanos: string; micros: string }
   if (!validDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
   const offsetMinutes = zone.toUpperCase() === 'Z' ? 0 : zoneMinutes(zone);
   if (offsetMinutes === null) return null;
-  const wholeSeconds = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) / 1000 - offsetMinutes * 60;
-  const utc = new Date(wholeSeconds * 1000);
+  // Date.UTC reads years 0-99 as 1900-1999; setUTCFullYear takes the year as given.
+  const local = new Date(0);
+  local.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  local.setUTCHours(Number(h), Number(mi), Number(s), 0);
+  const utc = new Date(local.getTime() - offsetMinutes * 60_000);
   const year = utc.getUTCFullYear();
   if (year < 1 || year > 9999) return null;
   const digits = fraction.padEnd(9, '0');
