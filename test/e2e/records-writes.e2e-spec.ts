@@ -278,6 +278,24 @@ describe('record writes (e2e)', () => {
     });
   });
 
+  describe('record references', () => {
+    it('if_no_matches: "skip" links nothing, "error" (the default) is a 400 naming the value; bad options are 400s', async () => {
+      const reference = (extra: Record<string, unknown>) => ({ target_object: 'companies', target_record_reference: { attribute: 'name', value: 'Nobody Inc', ...extra } });
+      const skipped = await post('/v2/objects/people/records', { data: { values: { name: 'Skip', company: reference({ if_no_matches: 'skip' }) } } }).expect(200);
+      expect(skipped.body.data.values.company).toEqual([]);
+      const before = await footprint();
+      for (const extra of [{}, { if_no_matches: 'error' }]) {
+        const res = await post('/v2/objects/people/records', { data: { values: { name: 'Error', company: reference(extra) } } }).expect(400);
+        expect([res.body.code, res.body.message]).toEqual(['value_not_found', expect.stringContaining('Nobody Inc')]);
+      }
+      for (const [extra, field] of [[{ if_no_matches: 'create' }, 'if_no_matches'], [{ if_multiple_matches: 'first' }, 'if_multiple_matches'], [{ colour: 'red' }, 'colour']] as const) {
+        const res = await post('/v2/objects/people/records', { data: { values: { name: 'Bad', company: reference(extra) } } }).expect(400);
+        expect([res.body.code, res.body.message]).toEqual(['validation_type', expect.stringContaining(field)]);
+      }
+      expect(await footprint()).toEqual(before);
+    });
+  });
+
   describe("another workspace's ids", () => {
     it('are 404 in paths and 400 value_not_found inside values', async () => {
       const theirObject = (await get('/v2/objects/people', other.token).expect(200)).body.data.id.object_id;
