@@ -11,7 +11,17 @@ import { createMemberEvent, createWebhook, deliveryRows, FAST_WEBHOOK_ENV, type 
 const RATE = 10;
 const BURST = 2;
 
-/** The per-endpoint delivery rate holds across two workers sharing the database. */
+/** Busiest sliding second of sorted arrival times. */
+function busiestSecond(times: readonly number[]): number {
+  let busiest = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= 1000) j++;
+    busiest = Math.max(busiest, i - j + 1);
+  }
+  return busiest;
+}
+
+/** The per-target delivery rate holds across two workers sharing the database. */
 describe('webhook delivery rate limit (e2e)', () => {
   let t: TestApp;
   let ws: TestWorkspace;
@@ -41,11 +51,7 @@ describe('webhook delivery rate limit (e2e)', () => {
     await waitFor(() => rx.accepted.length >= count, 30_000, `${count} deliveries`);
     const times = rx.accepted.map((r) => r.receivedAt).sort((a, b) => a - b);
     const span = times[times.length - 1] - times[0];
-    let busiest = 0;
-    for (let i = 0, j = 0; i < times.length; i++) {
-      while (times[i] - times[j] >= 1000) j++;
-      busiest = Math.max(busiest, i - j + 1);
-    }
+    const busiest = busiestSecond(times);
     expect(new Set(rx.accepted.map((r) => r.headers['webhook-id'])).size).toBe(count);
     // The span is the real test: one shared bucket needs (count - burst) / rate seconds; a bucket per
     // worker would need half that. The busiest second is measured at the receiver, where a stalled
@@ -54,6 +60,56 @@ describe('webhook delivery rate limit (e2e)', () => {
     expect(busiest).toBeLessThanOrEqual(RATE + BURST + Math.ceil(RATE / 2));
     expect(attemptsA).toHaveBeenCalled();
     expect(attemptsB).toHaveBeenCalled();
+  });
+
+  it('shares one bucket among the webhooks of two workspaces on one target, and does not slow another target', async () => {
+    const shared = await startReceiver();
+    const other = await startReceiver();
+    try {
+      await Promise.all([t.app.get(WebhookWorker).start(), second.get(WebhookWorker).start()]); // no-ops when running
+      const [wsA, wsB, wsC] = [await t.createWorkspace(), await t.createWorkspace(), await t.createWorkspace()];
+      const subscriptions = [{ event_type: 'workspace-member.created', filter: null }];
+      // A query string does not make another target: both count against `shared`.
+      const hookA = await createWebhook(t, wsA.token, shared.url, subscriptions);
+      const hookB = await createWebhook(t, wsB.token, `${shared.url}?workspace=b`, subscriptions);
+      const hookC = await createWebhook(t, wsC.token, other.url, subscriptions);
+      const memberEvents = (workspaceId: string, count: number) =>
+        Array.from({ length: count }, () => ({
+          eventType: 'workspace-member.created',
+          workspaceId,
+          id: { workspace_id: workspaceId, workspace_member_id: randomUUID() },
+          actor: { type: 'system' as const, id: null },
+        }));
+      const perSharedHook = 30;
+      const toOther = 15;
+      const committedAt = Date.now();
+      // One transaction: every delivery is due at once, 2 x 30 to the shared target, 15 to the other.
+      await recordEvents(t, ...memberEvents(wsA.workspaceId, perSharedHook), ...memberEvents(wsB.workspaceId, perSharedHook), ...memberEvents(wsC.workspaceId, toOther));
+
+      await waitFor(() => uniqueDeliveries(shared.accepted).length >= 2 * perSharedHook, 30_000, 'the shared target to get every delivery');
+      await waitFor(() => uniqueDeliveries(other.accepted).length >= toOther, 10_000, 'the other target to get every delivery');
+      const byHook = (rx: Receiver, hookId: string) => uniqueDeliveries(rx.accepted).filter((r) => (JSON.parse(r.body) as { webhook_id: string }).webhook_id === hookId);
+      expect(byHook(shared, hookA.id)).toHaveLength(perSharedHook);
+      expect(byHook(shared, hookB.id)).toHaveLength(perSharedHook);
+      expect(byHook(other, hookC.id)).toHaveLength(toOther);
+
+      // Together, the two webhooks on the shared target keep to one rate: (60 - burst) / rate = 5.8 s
+      // at least (a bucket per webhook would take half that), never much more than the rate in a second.
+      const sharedTimes = shared.accepted.map((r) => r.receivedAt).sort((a, b) => a - b);
+      const sharedDone = sharedTimes[sharedTimes.length - 1];
+      expect(sharedDone - sharedTimes[0]).toBeGreaterThanOrEqual(((2 * perSharedHook - BURST) / RATE) * 1000 - 300);
+      expect(busiestSecond(sharedTimes)).toBeLessThanOrEqual(RATE + BURST + Math.ceil(RATE / 2));
+      // The other target has a bucket of its own: its 15 need (15 - burst) / rate = 1.3 s and are done
+      // long before the shared target's 60 (in the shared bucket they would end about with them).
+      const otherTimes = other.accepted.map((r) => r.receivedAt).sort((a, b) => a - b);
+      const otherDone = otherTimes[otherTimes.length - 1];
+      expect(otherDone - otherTimes[0]).toBeGreaterThanOrEqual(((toOther - BURST) / RATE) * 1000 - 300);
+      expect(otherDone - committedAt).toBeLessThan(((toOther - BURST) / RATE) * 1000 + 1_500);
+      expect(sharedDone - otherDone).toBeGreaterThan(2_000);
+    } finally {
+      await shared.close();
+      await other.close();
+    }
   });
 
   it('does not count events filtered out by a subscription against the endpoint rate', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { NotFoundError, RateLimitedError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { rateTargetKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
 import type { TargetPolicy } from '../domain/target-policy';
@@ -40,7 +41,7 @@ export class DeliveryAttempts {
     }
     const wait = await this.waitForToken(delivery);
     if (wait > 0) {
-      // Not this endpoint's turn yet: the same attempt again later, without holding a worker slot.
+      // Not this target's turn yet: the same attempt again later, without holding a worker slot.
       await this.transactions.run((manager) => queue.enqueue(manager, [{ data: job, startAfterSeconds: wait + Math.random() * 0.05 }]));
       return;
     }
@@ -90,12 +91,16 @@ export class DeliveryAttempts {
     await this.transactions.run(() => this.store.recordReplayAttempt(workspaceId, deliveryId, record));
   }
 
-  /** 0 once a token is taken (waiting up to a second in-process), else the seconds still to wait. */
+  /**
+   * 0 once a token is taken from the target's bucket (waiting up to a second in-process), else the
+   * seconds still to wait. The bucket is the target URL's, shared by every webhook posting to it.
+   */
   private async waitForToken(delivery: DeliveryToAttempt): Promise<number> {
     const { rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
+    const target = rateTargetKey(delivery.target_url);
     let waited = 0;
     for (;;) {
-      const wait = await this.store.takeRateToken(delivery.workspace_id, delivery.webhook_id, rateLimitPerSecond, rateLimitBurst);
+      const wait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
       if (wait === 0) return 0;
       if (waited + wait > MAX_INLINE_WAIT_SECONDS) return wait;
       const pause = wait + Math.random() * Math.min(wait, 0.02);
