@@ -67,17 +67,18 @@ describe('meetings', () => {
         linked_records: [
           { object_slug: 'companies', object_id: expect.any(String), record_id: companyId },
           { object_slug: 'people', object_id: expect.any(String), record_id: personId },
+          { object_slug: 'people', object_id: expect.any(String), record_id: expect.any(String) },
         ],
         created_at: expect.any(String),
         created_by_actor: { type: 'api-token', id: expect.any(String) },
       });
       const fetched = await get(`/v2/meetings/${meeting.id.meeting_id}`).expect(200);
       expect(fetched.body).toEqual({ data: meeting });
-      // No person is created for an address nobody has.
+      // The organizer's address had no person: one was created (meetings-participants.e2e-spec.ts covers it).
       const [{ n }] = await t.app
         .get(DataSource)
         .query(`SELECT count(*)::int AS n FROM records r JOIN objects o ON o.workspace_id = r.workspace_id AND o.id = r.container_id WHERE r.workspace_id = $1 AND o.api_slug = 'people'`, [ws.workspaceId]);
-      expect(n).toBe(1);
+      expect(n).toBe(2);
     });
 
     it('always creates a new meeting: the same data twice gives two meetings', async () => {
@@ -109,7 +110,7 @@ describe('meetings', () => {
 
     it('takes record ids in any letter case and refuses NUL characters (400, not 500)', async () => {
       const company = (await post('/v2/objects/companies/records', { data: { values: { name: 'Upper Case Ltd' } } }).expect(200)).body.data.id.record_id as string;
-      const created = (await post('/v2/meetings', timed({ linked_records: [{ object: 'companies', record_id: company.toUpperCase() }] })).expect(200)).body.data;
+      const created = (await post('/v2/meetings', timed({ participants: [], linked_records: [{ object: 'companies', record_id: company.toUpperCase() }] })).expect(200)).body.data;
       expect(created.linked_records).toEqual([{ object_slug: 'companies', object_id: expect.any(String), record_id: company }]);
       const listed = await get(`/v2/meetings?limit=200&linked_object=companies&linked_record_id=${company.toUpperCase()}`).expect(200);
       expect(listed.body.data.map((m: { id: { meeting_id: string } }) => m.id.meeting_id)).toEqual([created.id.meeting_id]);

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AttributeRepository, ContainerResolver, ObjectRepository, RecordStore } from '@workbase/records';
+import { AttributeRepository, ContainerResolver, ObjectRepository, RecordAssert, RecordStore, type WriteActor } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { type Meeting, normaliseEmail, type ParticipantStatus } from '../domain/meeting';
 import { type MeetingBoundInput, parseMeetingTimes } from '../domain/meeting-time';
+import { companyDomain, personalName } from '../domain/participant-person';
 import { MeetingRepository } from '../infrastructure/meeting.repository';
 
 export interface CreateMeetingCommand {
   readonly workspaceId: string;
   readonly actor: Actor;
+  /** The workspace member behind the token, if any (the record engine's write actor). */
+  readonly memberId: string | null;
   readonly title: string;
   readonly description: string;
   readonly isAllDay: boolean;
@@ -24,7 +27,10 @@ export interface CreateMeetingCommand {
  *
  * Participants with an email address are linked to the people record holding that address
  * (the unique `email_addresses` attribute), and those people are added to the linked records.
- * Unknown addresses stay unlinked: no person is created (see the README for why).
+ * An address no person holds gets a new person (name from the participant), created through the
+ * record engine's assert in the meeting's transaction; a business domain (not free mail) gets its
+ * company found or created by `domains`, and the new person's `company` points to it. A failed
+ * meeting create leaves no people or companies behind.
  */
 @Injectable()
 export class CreateMeetingUseCase {
@@ -35,6 +41,7 @@ export class CreateMeetingUseCase {
     private readonly objects: ObjectRepository,
     private readonly attributes: AttributeRepository,
     private readonly records: RecordStore,
+    private readonly asserts: RecordAssert,
   ) {}
 
   async execute(cmd: CreateMeetingCommand): Promise<Meeting> {
@@ -50,8 +57,10 @@ export class CreateMeetingUseCase {
     });
     const id = newId();
     await this.transactions.run(async () => {
+      // Participants first (the body's order): a linked record that does not exist fails the
+      // meeting after its people were created, and the transaction takes them back with it.
+      const people = await this.participantPeople({ workspaceId: cmd.workspaceId, actor: cmd.actor, memberId: cmd.memberId }, participants);
       const linked = await this.resolveLinkedRecords(cmd.workspaceId, cmd.linkedRecords);
-      const people = await this.peopleByEmail(cmd.workspaceId, [...seen]);
       for (const person of people.values()) {
         if (!linked.some((l) => l.recordId === person.recordId)) linked.push(person);
       }
@@ -92,6 +101,47 @@ export class CreateMeetingUseCase {
       if (!out.some((l) => l.recordId === ref.recordId)) out.push({ objectId, recordId: ref.recordId });
     }
     return out;
+  }
+
+  /**
+   * The people record of every participant address, by lower-cased email: the existing person,
+   * or a new one. Existing people are looked up first and never written to. For the others, in
+   * one fixed order (every company domain sorted, then every email sorted) so that concurrent
+   * meetings take the engine's per-value assert locks in the same order and cannot deadlock:
+   * assert the company by `domains` (business domains only), then assert the person by
+   * `email_addresses`. The asserts serialise concurrent meetings on the same address, so two of
+   * them create one person; the later one finds it and writes its participant's name and company
+   * to it (the same values change nothing and record no event). That write is the one case in which an
+   * existing person is written to: a person created by another request between the lookup and the
+   * assert (see the README).
+   */
+  private async participantPeople(
+    who: WriteActor,
+    participants: ReadonlyArray<{ email: string | null; emailAddress: string | null; name: string | null }>,
+  ): Promise<Map<string, { objectId: string; recordId: string }>> {
+    const withEmail = participants.filter((p): p is { email: string; emailAddress: string; name: string | null } => p.email !== null && p.emailAddress !== null);
+    const found = await this.peopleByEmail(who.workspaceId, withEmail.map((p) => p.email));
+    const missing = withEmail.filter((p) => !found.has(p.email)).sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    if (missing.length === 0) return found;
+    const people = await this.containers.object(who.workspaceId, 'people');
+    const companyIds = new Map<string, string>();
+    const domains = [...new Set(missing.map((p) => companyDomain(p.email)).filter((d): d is string => d !== null))].sort();
+    if (domains.length > 0) {
+      const companies = await this.containers.object(who.workspaceId, 'companies');
+      for (const domain of domains) {
+        companyIds.set(domain, (await this.asserts.execute(who, companies, 'domains', { domains: [domain] })).recordId);
+      }
+    }
+    for (const p of missing) {
+      const domain = companyDomain(p.email);
+      const name = personalName(p.name);
+      const values: Record<string, unknown> = { email_addresses: [p.emailAddress] };
+      if (name) values.name = name;
+      if (domain) values.company = [{ target_object: 'companies', target_record_id: companyIds.get(domain) }];
+      const { recordId } = await this.asserts.execute(who, people, 'email_addresses', values);
+      found.set(p.email, { objectId: people.id, recordId });
+    }
+    return found;
   }
 
   /** People records by lower-cased email, through the unique values of `people.email_addresses`. */

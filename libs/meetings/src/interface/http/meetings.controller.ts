@@ -86,7 +86,8 @@ export class MeetingsController {
     description:
       'Always creates a new meeting; never looks up, matches or de-duplicates. To avoid duplicates, list the time frame first and match on title, start and organizer ' +
       '(see the integration guide in libs/meetings/README.md). Participants whose email address belongs to a person are linked to that person, who is added to `linked_records`; ' +
-      'no person is created for an unknown address.',
+      'an address no person has gets a new person (named after the participant) and, for a business email domain (not free mail), its company found or created by domain ' +
+      "as the new person's `company`, in the meeting's transaction.",
   })
   @ApiOkResponse({ type: MeetingEnvelope })
   @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Invalid field (named in the message); `value_not_found` for an unknown linked object or record' })
@@ -95,6 +96,7 @@ export class MeetingsController {
     const meeting = await this.createMeeting.execute({
       workspaceId: auth.workspaceId,
       actor: auth.actor,
+      memberId: auth.memberId,
       title: d.title,
       description: d.description ?? '',
       isAllDay: d.is_all_day,
