@@ -443,7 +443,7 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
       for (const path of reads) {
         await get(path, read).expect(200);
         await get(path, readWrite).expect(200);
-        expect((await get(path, unrelated).expect(403)).body).toMatchObject({ code: 'forbidden', type: 'auth_error', message: expect.stringContaining('activity_configuration:read') });
+        expect((await get(path, unrelated).expect(403)).body).toMatchObject({ code: 'unauthorized', type: 'auth_error', message: expect.stringContaining('activity_configuration:read') });
       }
       const writes: Array<[string, string, object]> = [
         ['post', '/v2/activities', { data: { api_slug: 'acme_scoped', singular_noun: 'S', plural_noun: 'Ss', extends: 'activities' } }],

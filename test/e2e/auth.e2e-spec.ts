@@ -15,7 +15,7 @@ describe('authentication and scopes', () => {
   afterAll(() => t.close());
 
   const expectAuthError = (body: Record<string, unknown>, status: number) =>
-    expect(body).toEqual({ status_code: status, type: 'auth_error', code: status === 401 ? 'unauthorized' : 'forbidden', message: expect.any(String) });
+    expect(body).toEqual({ status_code: status, type: 'auth_error', code: 'unauthorized', message: expect.any(String) });
 
   it('accepts a valid bearer token', async () => {
     const res = await t.http().get('/v2/workspace_members').set('Authorization', `Bearer ${acme.token}`).expect(200);

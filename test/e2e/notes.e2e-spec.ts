@@ -232,7 +232,7 @@ describe('notes', () => {
     it('refuses content over 1 MiB with a 413, on create and on update', async () => {
       const big = 'x'.repeat(1024 * 1024 + 1);
       const res = await post('/v2/notes', note({ content: big })).expect(413);
-      expect(res.body).toMatchObject({ status_code: 413, type: 'invalid_request_error', code: 'payload_too_large' });
+      expect(res.body).toMatchObject({ status_code: 413, type: 'invalid_request_error', code: 'validation_type' });
       expect(res.body.message).toContain('data.content');
       await post('/v2/notes', note({ content: 'é'.repeat(512 * 1024 + 1) })).expect(413);
       const id = (await post('/v2/notes', note({ content: 'x'.repeat(1024 * 1024) })).expect(200)).body.data.id.note_id;

@@ -99,7 +99,7 @@ describe('route access declarations', () => {
 
   it('denies an undeclared route even to an all-scope token', async () => {
     const res = await t.http().get('/v2/undeclared-probe').set('Authorization', `Bearer ${ws.token}`).expect(403);
-    expect(res.body).toEqual({ status_code: 403, type: 'auth_error', code: 'forbidden', message: expect.stringContaining('declares no access rules') });
+    expect(res.body).toEqual({ status_code: 403, type: 'auth_error', code: 'unauthorized', message: expect.stringContaining('declares no access rules') });
     expect(JSON.stringify(res.body)).not.toContain('must never be served');
   });
 

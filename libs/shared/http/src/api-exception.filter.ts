@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { errorTypeFor } from './error-status.map';
+import { errorTypeFor, wireCodeFor } from './error-status.map';
 import { type Problem, toProblem } from './problem';
 
 /**
@@ -37,7 +37,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.status(problem.status).type('application/json').json({
         status_code: problem.status,
         type: errorTypeFor(problem.status),
-        code: problem.code,
+        code: wireCodeFor(problem.code),
         message: problem.message,
       });
     }

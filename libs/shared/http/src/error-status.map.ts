@@ -29,3 +29,18 @@ export function errorTypeFor(status: number): string {
   if (status >= 500) return 'internal_server_error';
   return 'invalid_request_error';
 }
+
+/**
+ * The `code` a client of the reference API sees. Our codes stay distinct where the reference reuses
+ * one across statuses (each code maps to one status above); on the wire they read as the
+ * reference writes them: a missing scope is 403 `unauthorized`, an oversized body 413
+ * `validation_type`.
+ */
+const WIRE_CODES: Partial<Record<ErrorCode, string>> = {
+  forbidden: 'unauthorized',
+  payload_too_large: 'validation_type',
+};
+
+export function wireCodeFor(code: ErrorCode): string {
+  return WIRE_CODES[code] ?? code;
+}

@@ -11,7 +11,7 @@ import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './not
 
 const noteIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Note not found: note_id must be a UUID.') });
 const noteParam = { name: 'note_id', description: 'Note UUID' };
-const tooLarge = { type: ApiErrorResponse, description: '`payload_too_large`: `data.content` is larger than 1 MiB' };
+const tooLarge = { type: ApiErrorResponse, description: '`validation_type` (413): `data.content` is larger than 1 MiB' };
 
 @ApiTags('Notes')
 @Controller('v2/notes')
