@@ -9,8 +9,8 @@
  *   (prints only; writes no results file)
  *
  * Phases: (1) latency, one event every 20 ms; (2) throughput, a backlog committed in transactions
- * of 100 events fanned out to BENCH_WEBHOOKS endpoints with the rate limit lifted; (3) the default
- * per-endpoint limit of 25/s on one endpoint. API, worker and receiver share this process.
+ * of 100 events fanned out to BENCH_WEBHOOKS webhooks (all on the one receiver URL, whose per-target
+ * rate limit is lifted); (3) the default per-target limit of 25/s on one endpoint. API, worker and receiver share this process.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -21,8 +21,14 @@ export class EventOutbox {
       const o = i * 5;
       return `($${o + 1}, $${o + 2}, $${o + 3}::jsonb, $${o + 4}::jsonb, $${o + 5}::jsonb)`;
     });
+    // The notification is delivered at commit (once per transaction, however many records) and
+    // wakes the webhook fan-out at once instead of at its next poll (libs/webhooks/README.md).
     await this.transactions
       .manager()
-      .query(`INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`, params);
+      .query(
+        `WITH recorded AS (INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}) ` +
+          `SELECT pg_notify('workbase_outbox', '')`,
+        params,
+      );
   }
 }

@@ -18,13 +18,16 @@ export class FanOut {
     private readonly store: DeliveryStore,
   ) {}
 
-  /** Processes one batch; returns the number of events consumed (0 when idle or locked elsewhere). */
-  async runOnce(queue: DeliveryQueue, batchSize = 500): Promise<{ events: number; deliveries: number }> {
+  /**
+   * Processes one batch; returns the number of events consumed (0 when idle or locked elsewhere),
+   * and, when none, whether committed events wait for an older transaction to end (`waiting`).
+   */
+  async runOnce(queue: DeliveryQueue, batchSize = 500): Promise<{ events: number; deliveries: number; waiting: boolean }> {
     return this.transactions.run(async (manager) => {
       const cursor = await this.store.lockCursor();
-      if (!cursor) return { events: 0, deliveries: 0 };
+      if (!cursor) return { events: 0, deliveries: 0, waiting: false };
       const events = await this.store.eventsAfter(cursor, batchSize);
-      if (events.length === 0) return { events: 0, deliveries: 0 };
+      if (events.length === 0) return { events: 0, deliveries: 0, waiting: await this.store.eventsBehindHorizon(cursor) };
       const workspaceIds = [...new Set(events.map((event) => event.workspace_id))];
       const webhooks = await this.store.deliverableWebhooks(workspaceIds);
       const byWorkspace = new Map<string, DeliverableWebhook[]>();
@@ -55,7 +58,7 @@ export class FanOut {
       );
       const last = events[events.length - 1];
       await this.store.advanceCursor(last.tx_id, last.id);
-      return { events: events.length, deliveries: inserted.size };
+      return { events: events.length, deliveries: inserted.size, waiting: false };
     });
   }
 }

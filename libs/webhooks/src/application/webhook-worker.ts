@@ -3,18 +3,27 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { DeliveryQueue } from '../infrastructure/delivery-queue';
 import { DeliveryStore } from '../infrastructure/delivery-store';
+import { JOBS_CHANNEL, NotificationListener, OUTBOX_CHANNEL } from '../infrastructure/notification-listener';
 import { DeliveryAttempts } from './delivery-attempts';
 import { FanOut } from './fan-out';
 
 const BATCH_SIZE = 20;
 const POLLING_INTERVAL_SECONDS = 0.5;
 const SWEEP_INTERVAL_MS = 30_000;
+/** First re-look when committed events wait behind an older running transaction (doubles, up to the poll interval). */
+const HORIZON_RETRY_MS = 5;
 
 /**
  * The delivery worker: a fan-out loop over the outbox and pg-boss workers that run attempts.
  * Runs in `apps/worker` and, unless RUN_WORKER=false, inside the API process. Any number of
  * workers may run against one database: the cursor row serialises fan-out, pg-boss hands each
  * job to one worker, and the rate-limit buckets live in PostgreSQL.
+ *
+ * Fan-out runs when the outbox notifies (`pg_notify('workbase_outbox')`, sent at the commit of
+ * every transaction that records events), on a dedicated listening connection; notifications
+ * that arrive while it runs coalesce into one more run. It also still polls every
+ * WEBHOOK_FANOUT_INTERVAL_MS, which covers a lost listening connection or a missed notification.
+ * Fan-out's jobs notify `workbase_webhook_jobs`, which wakes the pg-boss workers of every process.
  */
 @Injectable()
 export class WebhookWorker implements OnModuleDestroy {
@@ -23,6 +32,8 @@ export class WebhookWorker implements OnModuleDestroy {
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeLoop: (() => void) | null = null;
+  private fanOutRequested = false;
+  private listener: NotificationListener | null = null;
   private lastSweep = 0;
 
   constructor(
@@ -59,8 +70,25 @@ export class WebhookWorker implements OnModuleDestroy {
       // pg-boss retries the whole batch; attempts already recorded are skipped on the retry.
       if (failed) throw failed.reason;
     });
+    this.listener = new NotificationListener({
+      connectionString: options.url,
+      channels: [OUTBOX_CHANNEL, JOBS_CHANNEL],
+      onNotification: (channel) => (channel === JOBS_CHANNEL ? queue.wake() : this.requestFanOut()),
+      onConnected: () => {
+        this.requestFanOut();
+        queue.wake();
+      },
+      onError: (message) => this.logger.warn(message),
+    });
+    await this.listener.start();
     this.loop = this.fanOutLoop(queue);
     this.logger.log('webhook worker started');
+  }
+
+  /** Runs fan-out as soon as the loop is free: now when it sleeps, once more when it is busy. */
+  private requestFanOut(): void {
+    this.fanOutRequested = true;
+    this.wakeLoop?.();
   }
 
   /** Runs fan-out until no event is left (used by tests and the benchmark to flush). */
@@ -75,29 +103,42 @@ export class WebhookWorker implements OnModuleDestroy {
   }
 
   private async fanOutLoop(queue: DeliveryQueue): Promise<void> {
+    let horizonRetryMs = HORIZON_RETRY_MS;
     while (this.running) {
+      this.fanOutRequested = false;
       let busy = false;
+      let waiting = false;
       try {
-        const { events, deliveries } = await this.fanOut.runOnce(queue);
-        busy = events > 0;
-        if (deliveries > 0) queue.wake();
+        const result = await this.fanOut.runOnce(queue);
+        busy = result.events > 0;
+        waiting = result.waiting;
+        if (result.deliveries > 0) queue.wake();
         if (Date.now() - this.lastSweep > SWEEP_INTERVAL_MS) {
           this.lastSweep = Date.now();
-          await this.store.deactivateLongDegraded(this.config.webhooks.inactiveAfterSeconds);
+          const { inactiveAfterSeconds, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
+          await this.store.deactivateLongDegraded(inactiveAfterSeconds);
+          await this.store.deleteFullRateBuckets(rateLimitPerSecond, rateLimitBurst);
         }
       } catch (error) {
         if (this.running) this.logger.warn(`fan-out failed: ${(error as Error).message}`);
       }
-      if (!busy && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.config.webhooks.fanOutIntervalMs);
-          this.wakeLoop = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeLoop = null;
+      if (busy || this.fanOutRequested || !this.running) {
+        horizonRetryMs = HORIZON_RETRY_MS;
+        continue;
       }
+      // Idle: sleep until a notification, or the poll interval (sooner while events wait behind
+      // an older transaction: that transaction's commit may notify nothing).
+      const { fanOutIntervalMs } = this.config.webhooks;
+      const pause = waiting ? Math.min(horizonRetryMs, fanOutIntervalMs) : fanOutIntervalMs;
+      horizonRetryMs = waiting ? horizonRetryMs * 2 : HORIZON_RETRY_MS;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pause);
+        this.wakeLoop = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeLoop = null;
     }
   }
 
@@ -105,6 +146,8 @@ export class WebhookWorker implements OnModuleDestroy {
     if (!this.running) return;
     this.running = false;
     this.wakeLoop?.();
+    await this.listener?.stop();
+    this.listener = null;
     await this.loop;
     await this.queue?.stop();
     this.queue = null;

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
+import { JOBS_CHANNEL } from './notification-listener';
 import { rowsOf } from './sql-rows';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
@@ -76,6 +77,8 @@ export class DeliveryQueue {
       })),
       { db: inTransaction(manager) },
     );
+    // Jobs due now: wake the workers of every process at commit, not at their next poll.
+    if (jobs.some((job) => !job.startAfterSeconds)) await manager.query(`SELECT pg_notify($1, '')`, [JOBS_CHANNEL]);
   }
 
   async work(concurrency: number, batchSize: number, pollingIntervalSeconds: number, handler: (jobs: PgBoss.Job<DeliveryJob>[]) => Promise<void>): Promise<void> {
@@ -84,7 +87,10 @@ export class DeliveryQueue {
     }
   }
 
-  /** Wakes the local workers, e.g. after fan-out created jobs, instead of waiting for their poll. */
+  /**
+   * Wakes this process's workers, e.g. after fan-out created jobs or on a `JOBS_CHANNEL`
+   * notification, instead of waiting for their poll.
+   */
   wake(): void {
     for (const id of this.workers) {
       try {

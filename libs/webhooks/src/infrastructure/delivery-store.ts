@@ -86,6 +86,18 @@ export class DeliveryStore {
     );
   }
 
+  /**
+   * Whether committed events after the cursor wait behind the horizon of `eventsAfter` (a
+   * transaction older than theirs is still running): fan-out should look again soon.
+   */
+  async eventsBehindHorizon(cursor: { lastTxId: string; lastEventId: string }): Promise<boolean> {
+    const [row] = await this.query<{ waiting: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM event_outbox WHERE (tx_id, id) > ($1::xid8, $2::bigint)) AS waiting`,
+      [cursor.lastTxId, cursor.lastEventId],
+    );
+    return row.waiting;
+  }
+
   async advanceCursor(lastTxId: string, lastEventId: string): Promise<void> {
     await this.query(`UPDATE webhook_dispatch_cursor SET last_tx_id = $2::xid8, last_event_id = $3, updated_at = clock_timestamp() WHERE consumer = $1`, [
       CONSUMER,
