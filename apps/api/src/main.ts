@@ -25,6 +25,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {
+    if (!database.embedded && !config.secretsKey) {
+      logger.warn('SECRETS_KEY is not set: webhook signing secrets are stored unencrypted in the database');
+    }
     const applied = await runMigrations(database.url);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     app = await createApp(config, database.url, logger);

@@ -1,3 +1,5 @@
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { SecretBox } from '@workbase/shared/kernel';
 import { Module } from '@nestjs/common';
 import { DeliveryAttempts } from './application/delivery-attempts';
 import { FanOut } from './application/fan-out';
@@ -9,6 +11,8 @@ import { WebhookRepository } from './infrastructure/webhook.repository';
 import { WebhooksController } from './interface/http/webhooks.controller';
 
 const providers = [
+  // Signing secrets are sealed at rest under SECRETS_KEY (stored as given when it is unset).
+  { provide: SecretBox, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(config.secretsKey) },
   WebhookRepository,
   DeliveryStore,
   TargetValidator,

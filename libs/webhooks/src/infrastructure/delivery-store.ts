@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { rowsOf } from './sql-rows';
 import type { Subscription, WebhookStatus } from '../domain/webhook';
@@ -57,7 +58,10 @@ const CONSUMER = 'webhooks';
 /** The worker's SQL: the fan-out cursor, deliveries, attempts and endpoint health. */
 @Injectable()
 export class DeliveryStore {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly secrets: SecretBox,
+  ) {}
 
   private async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return rowsOf<T>(await this.transactions.manager().query(sql, params));
@@ -134,7 +138,7 @@ export class DeliveryStore {
        WHERE d.workspace_id = $1 AND d.id = $2`,
       [workspaceId, deliveryId],
     );
-    return row ?? null;
+    return row ? { ...row, secret: this.secrets.open(row.secret) } : null;
   }
 
   /**

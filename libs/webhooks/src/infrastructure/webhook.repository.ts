@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { rowsOf } from './sql-rows';
 import type { Subscription, Webhook, WebhookStatus } from '../domain/webhook';
@@ -56,7 +57,10 @@ function toWebhook(row: WebhookRow): Webhook {
 /** Webhook endpoints and their delivery log, always within one workspace. */
 @Injectable()
 export class WebhookRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly secrets: SecretBox,
+  ) {}
 
   private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     return rowsOf<T>(await this.transactions.manager().query(sql, params));
@@ -65,7 +69,7 @@ export class WebhookRepository {
   async insert(webhook: Webhook, secret: string): Promise<Webhook> {
     const [row] = await this.query<WebhookRow>(
       `INSERT INTO webhooks (workspace_id, id, target_url, subscriptions, secret) VALUES ($1, $2, $3, $4::jsonb, $5) RETURNING ${WEBHOOK_COLUMNS}`,
-      [webhook.workspaceId, webhook.id, webhook.targetUrl, JSON.stringify(webhook.subscriptions), secret],
+      [webhook.workspaceId, webhook.id, webhook.targetUrl, JSON.stringify(webhook.subscriptions), this.secrets.seal(secret)],
     );
     return toWebhook(row);
   }
