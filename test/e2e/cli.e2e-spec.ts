@@ -1,36 +1,5 @@
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
+import { cliJson as json, runCli as cli } from '../support/cli';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-const ROOT = path.resolve(__dirname, '../..');
-
-interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `npm run cli -- <args>` the way an operator does, against the test's database. */
-function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['-r', '@swc-node/register', 'apps/cli/src/main.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A successful command prints exactly one JSON object on stdout, and nothing else. */
-function json(result: CliResult): Record<string, unknown> {
-  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-  const lines = result.stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  const parsed = JSON.parse(lines[0]) as unknown;
-  expect(parsed).toEqual(expect.any(Object));
-  return parsed as Record<string, unknown>;
-}
 
 describe('CLI', () => {
   let t: TestApp;

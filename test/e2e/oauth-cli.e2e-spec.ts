@@ -1,36 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import * as path from 'node:path';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { Browser, signIn, startListeningApp } from './oauth-support';
+import { cliJson as json, runCli as cli } from '../support/cli';
 import type { TestApp } from '../support/test-app';
 import { type CommandArgs, COMMANDS } from '../../apps/cli/src/commands';
 
-const ROOT = path.resolve(__dirname, '../..');
-
-/** The operator's CLI (`npm run cli -- ...`) against the test's database; one JSON object on stdout. */
-function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['-r', '@swc-node/register', 'apps/cli/src/main.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** The same command in-process (main.ts's parsing and printing are covered by the real run above and cli.e2e-spec). */
+/** The same command in-process (main.ts's parsing and printing are covered by the runCli runs and cli.e2e-spec). */
 function run(t: TestApp, name: string, args: CommandArgs): Promise<Record<string, unknown>> {
   return COMMANDS[name].run(args, t.app);
-}
-
-function json(result: { code: number; stdout: string; stderr: string }): Record<string, unknown> {
-  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-  const lines = result.stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]) as Record<string, unknown>;
 }
 
 /**
