@@ -7,7 +7,7 @@ export { AttributeCatalog } from './application/attribute-catalog';
 export { ContainerResolver } from './application/container-resolver';
 export { CONTAINER_EVENTS, type Container } from './application/container';
 export { RecordStore, type RecordRow, type QueryBranch, pageStatement } from './infrastructure/record.store';
-export { AttributeRepository } from './infrastructure/attribute.repository';
+export { AttributeRepository, containerAttributesJson, attributesFromJson } from './infrastructure/attribute.repository';
 export { ObjectRepository } from './infrastructure/object.repository';
 export { createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
 export { AttributePresenter } from './interface/http/attribute-presenter';

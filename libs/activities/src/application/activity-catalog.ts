@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Container } from '@workbase/records';
+import type { Attribute, Container } from '@workbase/records';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';
@@ -50,6 +50,13 @@ export class ActivityCatalog {
   async container(workspaceId: string, slugOrId: string): Promise<Container> {
     const activity = await this.get(workspaceId, slugOrId, this.transactions.inTransaction() ? 'key-share' : 'none');
     return toContainer(activity);
+  }
+
+  /** `container` plus the activity's attributes (archived included), read with it in one statement. */
+  async containerWithAttributes(workspaceId: string, slugOrId: string): Promise<{ container: Container; attributes: Attribute[] }> {
+    const found = await this.activities.findWithAttributes(workspaceId, slugOrId, this.transactions.inTransaction() ? 'key-share' : 'none');
+    if (!found) throw new NotFoundError(`Activity with slug/ID "${slugOrId}" not found.`);
+    return { container: toContainer(found.activity), attributes: found.attributes };
   }
 
   async create(workspaceId: string, input: CreateActivityInput, actor: Actor): Promise<Activity> {

@@ -32,7 +32,12 @@ export class ActivityRecords {
   ) {}
 
   async create(who: WriteActor, activity: string, values: ValuesInput): Promise<RecordView> {
-    return this.write(who, activity, async (container) => this.records.get(container, await this.writer.create(who, container, values)));
+    // The activity (key-share locked) and its attributes in one statement; the response is built
+    // from what the insert returned.
+    return this.transactions.run(async () => {
+      const { container, attributes } = await this.catalog.containerWithAttributes(who.workspaceId, activity);
+      return this.records.create(who, container, values, { attributes });
+    });
   }
 
   async update(who: WriteActor, activity: string, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Attribute, attributesFromJson, containerAttributesJson } from '@workbase/records';
 import { ConflictError, isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';
@@ -55,6 +56,20 @@ export class ActivityRepository {
       [workspaceId, slugOrId],
     );
     return rows[0] ? toActivity(rows[0]) : null;
+  }
+
+  /**
+   * `findBySlugOrId` plus the activity's attributes (the record engine's, archived included), read
+   * in the same statement: one round trip instead of two for a record write.
+   */
+  async findWithAttributes(workspaceId: string, slugOrId: string, lock: ActivityLock = 'none'): Promise<{ activity: Activity; attributes: Attribute[] } | null> {
+    if (!isUuid(slugOrId) && !isValidActivitySlug(slugOrId)) return null;
+    const rows = await this.query<Array<ActivityRow & { attributes: unknown }>>(
+      `SELECT ${COLUMNS}, ${containerAttributesJson('activities.workspace_id', 'activities.id')} AS attributes
+         FROM activities WHERE workspace_id = $1 AND ${isUuid(slugOrId) ? 'id = $2::uuid' : 'api_slug = $2'}${LOCK_CLAUSES[lock]}`,
+      [workspaceId, slugOrId],
+    );
+    return rows[0] ? { activity: toActivity(rows[0]), attributes: attributesFromJson(rows[0].attributes) } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {

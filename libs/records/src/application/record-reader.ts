@@ -41,6 +41,44 @@ export class RecordReader {
     const attributes = await this.attributes.listByContainer(container.workspaceId, container.id);
     const values = await this.store.currentValues(container.workspaceId, records.map((r) => r.id));
     const context = await this.readContext(container.workspaceId, attributes);
+    return this.build(container, records, attributes, values, context, workspaceSlug);
+  }
+
+  /**
+   * The view of a record just created in this transaction, from what its insert returned: the
+   * same rows `read` would select (nothing else writes an uncommitted record). `attributes` are
+   * the container's as the write read them (archived ones included); `known` holds the options,
+   * statuses and object slugs the write looked up, and is enough when it covers every value.
+   */
+  async readCreated(
+    container: Container,
+    record: RecordRow,
+    values: readonly ValueRowWithRecord[],
+    attributes: readonly Attribute[],
+    known: ReadContext,
+    workspaceSlug?: string,
+  ): Promise<RecordView> {
+    const live = attributes.filter((a) => !a.isArchived);
+    const byId = new Map(live.map((a) => [a.id, a]));
+    const covered = values.every((row) => {
+      const type = byId.get(row.attributeId)?.type;
+      if (type === 'select') return known.option(row.ref!) !== undefined;
+      if (type === 'status') return known.status(row.ref!) !== undefined;
+      if (type === 'record-reference') return known.objectSlug(row.refType!) !== undefined;
+      return true;
+    });
+    const context = covered ? known : await this.readContext(container.workspaceId, live);
+    return this.build(container, [record], live, values, context, workspaceSlug)[0];
+  }
+
+  private build(
+    container: Container,
+    records: readonly RecordRow[],
+    attributes: readonly Attribute[],
+    values: readonly ValueRowWithRecord[],
+    context: ReadContext,
+    workspaceSlug: string | undefined,
+  ): RecordView[] {
     const byRecord = new Map<string, ValueRowWithRecord[]>();
     for (const value of values) byRecord.set(value.recordId, [...(byRecord.get(value.recordId) ?? []), value]);
     const events = CONTAINER_EVENTS[container.kind];

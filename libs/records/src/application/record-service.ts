@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { WorkspaceRepository } from '@workbase/access';
 import { NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
-import { isRecordSystemAttribute } from '../domain/attribute';
+import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
 import { RecordStore } from '../infrastructure/record.store';
 import { AttributeCatalog } from './attribute-catalog';
 import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
@@ -24,9 +24,13 @@ export class RecordService {
     @Optional() @Inject(RECORD_DELETION_LISTENERS) private readonly deletionListeners: RecordDeletionListener[] = [],
   ) {}
 
-  async create(who: WriteActor, container: Container, values: ValuesInput): Promise<RecordView> {
-    const recordId = await this.writer.create(who, container, values);
-    return this.get(container, recordId);
+  /**
+   * Creates a record and answers it as `get` would read it, built from what the insert returned.
+   * `attributes`: the container's (archived included), when the caller read them in its transaction.
+   */
+  async create(who: WriteActor, container: Container, values: ValuesInput, options: { attributes?: readonly Attribute[] } = {}): Promise<RecordView> {
+    const created = await this.writer.createRecord(who, container, values, options);
+    return this.reader.readCreated(container, created.record, created.values, created.attributes, created.known, await this.workspaceSlug(container));
   }
 
   async get(container: Container, recordId: string): Promise<RecordView> {

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
-import type { WriteLookups } from '../domain/codecs';
+import type { ReadContext, WriteLookups } from '../domain/codecs';
 import { parseAttributeValues } from '../domain/parse-values';
 import type { StoredValue } from '../domain/stored-value';
 import { valueKey } from '../domain/value-key';
 import { planValues, type WriteMode } from '../domain/value-plan';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
-import { RecordStore } from '../infrastructure/record.store';
+import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.store';
 import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
 import { WriteLookupsFactory } from './write-lookups';
 
@@ -20,6 +20,16 @@ export interface WriteActor {
 }
 
 export type ValuesInput = Readonly<Record<string, unknown>>;
+
+/** A record just created, as its insert returned it, with what a response needs besides. */
+export interface CreatedRecord {
+  readonly record: RecordRow;
+  readonly values: ValueRowWithRecord[];
+  /** The container's attributes as the write read them, archived ones included. */
+  readonly attributes: readonly Attribute[];
+  /** Options, statuses and object slugs the write looked up. */
+  readonly known: ReadContext;
+}
 
 interface ParsedAttribute {
   readonly attribute: Attribute;
@@ -42,14 +52,44 @@ export class RecordWriter {
   ) {}
 
   async create(who: WriteActor, container: Container, values: ValuesInput, options: { parentRecordId?: string | null } = {}): Promise<string> {
+    return (await this.createRecord(who, container, values, options)).record.id;
+  }
+
+  /**
+   * Creates a record; answers it with its values as the insert returned them, the container's
+   * attributes (archived ones included) and what the lookups found, so the response needs no
+   * second read. `attributes`: the container's, when the caller read them in this transaction.
+   */
+  async createRecord(
+    who: WriteActor,
+    container: Container,
+    values: ValuesInput,
+    options: { parentRecordId?: string | null; attributes?: readonly Attribute[] } = {},
+  ): Promise<CreatedRecord> {
     return this.transactions.run(async () => {
-      const attributes = await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true });
-      const parsed = await this.parse(who, container, attributes, values);
-      await this.applyDefaults(who, attributes, parsed);
+      const attributes = options.attributes ?? (await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true }));
+      const { lookups, seen } = this.lookups.recording(who.workspaceId);
+      const parsed = await this.parse(who, container, attributes, values, lookups);
+      await this.applyDefaults(who, attributes, parsed, lookups);
       this.assertRequired(attributes, parsed, null);
       const recordId = newId();
-      await this.store.insertRecord(who.workspaceId, { id: recordId, containerId: container.id, createdBy: who.actor, parentRecordId: options.parentRecordId });
-      await this.apply(who, recordId, parsed, 'create');
+      // A new record holds nothing: each attribute's plan only opens values. They are inserted
+      // with the record in one statement; unique claims and mirrored links follow, per attribute
+      // in the order they always had (the new record's rows are invisible to everyone else).
+      const plans = [...parsed.values()]
+        .map(({ attribute, values: given }) => ({ attribute, open: planValues([], given, attribute.isMultiselect, 'create').open }))
+        .filter((plan) => plan.open.length > 0);
+      const written = await this.store.insertRecordWithValues(
+        who.workspaceId,
+        { id: recordId, containerId: container.id, createdBy: who.actor, parentRecordId: options.parentRecordId },
+        plans.flatMap(({ attribute, open }) => open.map((value) => ({ attributeId: attribute.id, value }))),
+      );
+      const changedElsewhere = new Map<string, Set<string>>();
+      for (const { attribute, open } of plans) {
+        if (attribute.isUnique) await this.claimUniqueValues(who, recordId, attribute, open);
+        if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, open.map((v) => v.ref!), [], changedElsewhere);
+      }
+      await this.recordMirroredUpdates(who, changedElsewhere);
       const events = CONTAINER_EVENTS[container.kind];
       await this.outbox.record({
         eventType: events.created,
@@ -58,7 +98,7 @@ export class RecordWriter {
         actor: who.actor,
         payload: containerEventPayload(container),
       });
-      return recordId;
+      return { record: written.record, values: written.values, attributes, known: seen };
     });
   }
 
@@ -102,13 +142,18 @@ export class RecordWriter {
     });
   }
 
-  private async parse(who: WriteActor, container: Container, attributes: Attribute[], values: ValuesInput): Promise<Map<string, ParsedAttribute>> {
+  private async parse(
+    who: WriteActor,
+    container: Container,
+    attributes: readonly Attribute[],
+    values: ValuesInput,
+    lookups: WriteLookups = this.lookups.forWorkspace(who.workspaceId),
+  ): Promise<Map<string, ParsedAttribute>> {
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
       throw new ValidationError('data.values must be an object keyed by attribute slug or id');
     }
     const bySlug = new Map(attributes.map((a) => [a.slug, a]));
     const byId = new Map(attributes.map((a) => [a.id, a]));
-    const lookups = this.lookups.forWorkspace(who.workspaceId);
     const parsed = new Map<string, ParsedAttribute>();
     for (const [key, raw] of Object.entries(values)) {
       const attribute = bySlug.get(key) ?? byId.get(key);
@@ -152,15 +197,7 @@ export class RecordWriter {
       await this.store.closeValues(who.workspaceId, plan.close.map((row) => row.id));
       if (attribute.isUnique) {
         await this.store.releaseUniqueValues(who.workspaceId, attribute.id, plan.close.map((row) => row.key), recordId);
-        for (const value of plan.open) {
-          const holder = await this.store.claimUniqueValue(who.workspaceId, attribute.id, value.key, recordId);
-          if (holder) {
-            throw new ConflictError('uniqueness_conflict', `The value "${value.key}" of unique attribute "${attribute.slug}" already belongs to record ${holder}.`, {
-              attribute: attribute.slug,
-              conflicting_record_id: holder,
-            });
-          }
-        }
+        await this.claimUniqueValues(who, recordId, attribute, plan.open);
       }
       await this.store.openValues(who.workspaceId, recordId, attribute.id, plan.open, who.actor);
       if (attribute.relationshipAttributeId) {
@@ -169,6 +206,19 @@ export class RecordWriter {
     }
     await this.recordMirroredUpdates(who, changedElsewhere);
     return changed;
+  }
+
+  /** Claims the values of a unique attribute for the record, in order; a value another record holds is a 409. */
+  private async claimUniqueValues(who: WriteActor, recordId: string, attribute: Attribute, values: readonly StoredValue[]): Promise<void> {
+    for (const value of values) {
+      const holder = await this.store.claimUniqueValue(who.workspaceId, attribute.id, value.key, recordId);
+      if (holder) {
+        throw new ConflictError('uniqueness_conflict', `The value "${value.key}" of unique attribute "${attribute.slug}" already belongs to record ${holder}.`, {
+          attribute: attribute.slug,
+          conflicting_record_id: holder,
+        });
+      }
+    }
   }
 
   /**
@@ -220,8 +270,7 @@ export class RecordWriter {
     }
   }
 
-  private async applyDefaults(who: WriteActor, attributes: Attribute[], parsed: Map<string, ParsedAttribute>): Promise<void> {
-    const lookups = this.lookups.forWorkspace(who.workspaceId);
+  private async applyDefaults(who: WriteActor, attributes: readonly Attribute[], parsed: Map<string, ParsedAttribute>, lookups: WriteLookups): Promise<void> {
     for (const attribute of attributes) {
       if (!attribute.defaultValue || attribute.isArchived || parsed.has(attribute.id)) continue;
       if (attribute.defaultValue.type === 'dynamic') {
@@ -237,7 +286,7 @@ export class RecordWriter {
   }
 
   /** On create every required attribute needs a value; on update a required one cannot be emptied. */
-  private assertRequired(attributes: Attribute[], parsed: Map<string, ParsedAttribute>, changed: string[] | null): void {
+  private assertRequired(attributes: readonly Attribute[], parsed: Map<string, ParsedAttribute>, changed: string[] | null): void {
     for (const attribute of attributes) {
       if (!attribute.isRequired || attribute.isArchived || isRecordSystemAttribute(attribute)) continue;
       const written = parsed.get(attribute.id);

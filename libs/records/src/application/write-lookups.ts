@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WorkspaceMemberRepository } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
-import type { AttributeDescriptor, OptionView, ResolvedReference, StatusView, WriteLookups } from '../domain/codecs';
+import type { AttributeDescriptor, OptionView, ReadContext, ResolvedReference, StatusView, WriteLookups } from '../domain/codecs';
 import { isPlainObject } from '../domain/codecs';
 import { invalidValue, valueNotFound } from '../domain/value-error';
 import { ObjectRepository } from '../infrastructure/object.repository';
@@ -23,36 +23,54 @@ export class WriteLookupsFactory {
   ) {}
 
   forWorkspace(workspaceId: string): WriteLookups {
-    return {
+    return this.recording(workspaceId).lookups;
+  }
+
+  /**
+   * Lookups that also remember what they found: `seen` answers the options, statuses and object
+   * slugs of the values parsed with them, as a read context (so a created record's response
+   * needs no second read of them).
+   */
+  recording(workspaceId: string): { lookups: WriteLookups; seen: ReadContext } {
+    const options = new Map<string, OptionView>();
+    const statuses = new Map<string, StatusView>();
+    const objectSlugs = new Map<string, string>();
+    const lookups: WriteLookups = {
       findOption: async (attribute: AttributeDescriptor, idOrTitle: string): Promise<OptionView | null> => {
         const option = await this.options.findOption(workspaceId, attribute.id, idOrTitle);
-        return option && { id: option.id, title: option.title, isArchived: option.isArchived };
+        if (!option) return null;
+        const view = { id: option.id, title: option.title, isArchived: option.isArchived };
+        options.set(view.id, view);
+        return view;
       },
       findStatus: async (attribute: AttributeDescriptor, idOrTitle: string): Promise<StatusView | null> => {
         const status = await this.options.findStatus(workspaceId, attribute.id, idOrTitle);
-        return (
-          status && {
-            id: status.id,
-            title: status.title,
-            isArchived: status.isArchived,
-            celebrationEnabled: status.celebrationEnabled,
-            targetTimeInStatus: status.targetTimeInStatus,
-          }
-        );
+        if (!status) return null;
+        const view = {
+          id: status.id,
+          title: status.title,
+          isArchived: status.isArchived,
+          celebrationEnabled: status.celebrationEnabled,
+          targetTimeInStatus: status.targetTimeInStatus,
+        };
+        statuses.set(view.id, view);
+        return view;
       },
       findMemberIdByEmail: async (email: string) => (await this.members.findByEmail(workspaceId, email))?.id ?? null,
       memberExists: async (memberId: string) => (await this.members.findById(workspaceId, memberId)) !== null,
-      resolveRecordReference: (attribute, input) => this.resolveReference(workspaceId, attribute, input),
+      resolveRecordReference: (attribute, input) => this.resolveReference(workspaceId, attribute, input, objectSlugs),
     };
+    return { lookups, seen: { option: (id) => options.get(id), status: (id) => statuses.get(id), objectSlug: (id) => objectSlugs.get(id) } };
   }
 
-  private async resolveReference(workspaceId: string, attribute: AttributeDescriptor, input: Record<string, unknown>): Promise<ResolvedReference> {
+  private async resolveReference(workspaceId: string, attribute: AttributeDescriptor, input: Record<string, unknown>, objectSlugs: Map<string, string>): Promise<ResolvedReference> {
     const targetObject = input.target_object;
     if (typeof targetObject !== 'string' || targetObject === '') {
       throw invalidValue(attribute.slug, 'a record reference needs "target_object" (an object slug or id)', input);
     }
     const target = await this.objects.findBySlugOrId(workspaceId, targetObject);
     if (!target) throw valueNotFound(attribute.slug, `target object "${targetObject}" not found.`);
+    objectSlugs.set(target.id, target.apiSlug);
     const allowed = attribute.config.record_reference?.allowed_object_ids;
     if (allowed && !allowed.includes(target.id)) {
       throw invalidValue(attribute.slug, `records of object "${target.apiSlug}" cannot be referenced here`);

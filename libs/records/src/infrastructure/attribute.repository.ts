@@ -93,6 +93,28 @@ export class AttributeRepository {
   }
 }
 
+/**
+ * A scalar subquery answering the attributes of a container as one JSON array (in `listByContainer`
+ * order, archived included), so that a caller can read them in the same statement as the container
+ * row itself. The expressions name the workspace and container ids in the caller's query.
+ */
+export function containerAttributesJson(workspaceIdSql: string, containerIdSql: string): string {
+  return `(SELECT COALESCE(json_agg(json_build_object(
+      'id', a.id, 'workspaceId', a.workspace_id, 'containerId', a.container_id, 'containerKind', a.container_kind,
+      'slug', a.api_slug, 'title', a.title, 'description', a.description, 'type', a.type,
+      'isSystem', a.is_system, 'isWritable', a.is_writable, 'isRequired', a.is_required, 'isUnique', a.is_unique,
+      'isMultiselect', a.is_multiselect, 'isArchived', a.is_archived, 'isInherited', a.is_inherited,
+      'defaultValue', a.default_value, 'config', a.config, 'relationshipAttributeId', a.relationship_attribute_id,
+      'position', a.position, 'createdAt', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      ORDER BY a.position, a.id), '[]'::json)
+    FROM attributes a WHERE a.workspace_id = ${workspaceIdSql} AND a.container_id = ${containerIdSql})`;
+}
+
+/** The attributes `containerAttributesJson` answered (pg parses the JSON). */
+export function attributesFromJson(json: unknown): Attribute[] {
+  return (json as Attribute[]).map((a) => ({ ...a, defaultValue: a.defaultValue ?? null, config: a.config ?? {} }));
+}
+
 export function toAttribute(row: AttributeOrmEntity): Attribute {
   return {
     id: row.id,

@@ -102,6 +102,36 @@ export class RecordStore {
     return toRecord(rows[0]);
   }
 
+  /**
+   * Inserts a new record and its first values in one statement (the values' foreign key is checked
+   * at its end, when the record exists), and answers both as `findRecord` and `currentValues`
+   * would read them back: same columns, values in (attribute, id) order.
+   */
+  async insertRecordWithValues(
+    workspaceId: string,
+    record: { id: string; containerId: string; createdBy: Actor; parentRecordId?: string | null },
+    values: ReadonlyArray<{ readonly attributeId: string; readonly value: StoredValue }>,
+  ): Promise<{ record: RecordRow; values: ValueRowWithRecord[] }> {
+    const actor = JSON.stringify(record.createdBy);
+    const params: unknown[] = [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, actor];
+    const insertRecord = `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`;
+    if (values.length === 0) {
+      const rows = await this.query<RawRecord[]>(insertRecord, params);
+      return { record: toRecord(rows[0]), values: [] };
+    }
+    const tuples = values.map(({ attributeId, value }) => `($1, $2, ${valueTuple(params, attributeId, value)})`);
+    const rows = await this.query<Array<RawValue & { record: RawRecord; sort_id: string }>>(
+      `WITH rec AS (${insertRecord}),
+         vals AS (INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
+             value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
+           VALUES ${tuples.join(', ')}
+           RETURNING id AS sort_id, ${VALUE_COLUMNS})
+       SELECT (SELECT row_to_json(rec) FROM rec) AS record, vals.* FROM vals ORDER BY vals.attribute_id, vals.sort_id`,
+      params,
+    );
+    return { record: toRecord(rows[0].record), values: rows.map(toValue) };
+  }
+
   async findRecord(workspaceId: string, containerId: string, recordId: string): Promise<RecordRow | null> {
     const rows = await this.query<RawRecord[]>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3`, [workspaceId, recordId, containerId]);
     return rows[0] ? toRecord(rows[0]) : null;
@@ -232,21 +262,7 @@ export class RecordStore {
   async openValues(workspaceId: string, recordId: string, attributeId: string, values: readonly StoredValue[], actor: Actor): Promise<void> {
     if (values.length === 0) return;
     const params: unknown[] = [workspaceId, recordId, attributeId, JSON.stringify(actor)];
-    const tuples = values.map((value) => {
-      const base = params.length;
-      params.push(
-        value.text ?? null,
-        value.number ?? null,
-        value.bool ?? null,
-        value.date ?? null,
-        value.timestamp ?? null,
-        value.ref ?? null,
-        value.refType ?? null,
-        value.json ? JSON.stringify(value.json) : null,
-      );
-      const p = (i: number) => `$${base + i}`;
-      return `($1, $2, $3, now(), $4::jsonb, ${p(1)}, ${p(2)}::numeric, ${p(3)}::boolean, ${p(4)}::date, ${p(5)}::timestamptz, ${p(6)}::uuid, ${p(7)}, ${p(8)}::jsonb)`;
-    });
+    const tuples = values.map((value) => `($1, $2, $3, now(), $4::jsonb, ${valueColumns(params, value)})`);
     await this.query(
       `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
          value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
@@ -291,6 +307,30 @@ export class RecordStore {
     );
     return rows.map((row) => ({ key: row.value_key, recordId: row.record_id }));
   }
+}
+
+/** Binds a value's typed columns (value_text … value_json) and answers their placeholders. */
+function valueColumns(params: unknown[], value: StoredValue): string {
+  const base = params.length;
+  params.push(
+    value.text ?? null,
+    value.number ?? null,
+    value.bool ?? null,
+    value.date ?? null,
+    value.timestamp ?? null,
+    value.ref ?? null,
+    value.refType ?? null,
+    value.json ? JSON.stringify(value.json) : null,
+  );
+  const p = (i: number) => `$${base + i}`;
+  return `${p(1)}, ${p(2)}::numeric, ${p(3)}::boolean, ${p(4)}::date, ${p(5)}::timestamptz, ${p(6)}::uuid, ${p(7)}, ${p(8)}::jsonb`;
+}
+
+/** `attribute_id, active_from, created_by, <typed columns>` of one value of a new record (actor at $5). */
+function valueTuple(params: unknown[], attributeId: string, value: StoredValue): string {
+  params.push(attributeId);
+  const attribute = `$${params.length}::uuid`;
+  return `${attribute}, now(), $5::jsonb, ${valueColumns(params, value)}`;
 }
 
 function toRecord(row: RawRecord): RecordRow {
