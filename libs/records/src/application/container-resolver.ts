@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@workbase/shared/kernel';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
+import type { Attribute } from '../domain/attribute';
 import type { Container } from './container';
 
 /** Turns a path's `{object}` or `{list}` (slug or UUID) into a container of the caller's workspace, or a 404. */
@@ -16,6 +17,13 @@ export class ContainerResolver {
     const object = await this.objects.findBySlugOrId(workspaceId, slugOrId);
     if (!object) throw new NotFoundError(`Object with slug/ID "${slugOrId}" not found.`);
     return { kind: 'object', id: object.id, workspaceId, slug: object.apiSlug };
+  }
+
+  /** `object` plus its attributes (archived included), read in the same statement, for a record create. */
+  async objectWithAttributes(workspaceId: string, slugOrId: string): Promise<{ container: Container; attributes: Attribute[] }> {
+    const object = await this.objects.findWithAttributes(workspaceId, slugOrId);
+    if (!object) throw new NotFoundError(`Object with slug/ID "${slugOrId}" not found.`);
+    return { container: { kind: 'object', id: object.id, workspaceId, slug: object.apiSlug }, attributes: object.attributes };
   }
 
   async list(workspaceId: string, slugOrId: string): Promise<Container> {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Attribute } from '../domain/attribute';
+import { attributesFromJson, containerAttributesJson } from './attribute.repository';
 import { ObjectOrmEntity } from './orm-entities';
 
 @Injectable()
@@ -17,6 +19,16 @@ export class ObjectRepository {
 
   findBySlugOrId(workspaceId: string, slugOrId: string): Promise<ObjectOrmEntity | null> {
     return this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, id: slugOrId } : { workspaceId, apiSlug: slugOrId });
+  }
+
+  /** `findBySlugOrId` plus the object's attributes (archived included), in one statement. */
+  async findWithAttributes(workspaceId: string, slugOrId: string): Promise<{ id: string; apiSlug: string; attributes: Attribute[] } | null> {
+    const rows: Array<{ id: string; api_slug: string; attributes: unknown }> = await this.transactions.manager().query(
+      `SELECT o.id, o.api_slug, ${containerAttributesJson('o.workspace_id', 'o.id')} AS attributes
+         FROM objects o WHERE o.workspace_id = $1 AND ${isUuid(slugOrId) ? 'o.id = $2::uuid' : 'o.api_slug = $2'}`,
+      [workspaceId, slugOrId],
+    );
+    return rows[0] ? { id: rows[0].id, apiSlug: rows[0].api_slug, attributes: attributesFromJson(rows[0].attributes) } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {

@@ -72,8 +72,8 @@ export class ObjectRecordsController {
   @ApiStandardErrors()
   @ApiConflictResponse({ type: ApiErrorResponse, description: '`uniqueness_conflict`: a unique value belongs to another record' })
   async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
-    const container = await this.containers.object(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.create(writeActor(auth), container, body.data.values)) };
+    const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
+    return { data: toRecordResponse(await this.records.create(writeActor(auth), container, body.data.values, { attributes })) };
   }
 
   @Get(':record_id')
