@@ -26,7 +26,9 @@ export class PersistenceModule {
           synchronize: false,
           migrationsRun: false,
           poolSize: options.poolSize ?? 10,
-          extra: { application_name: 'workbase' },
+          // READ COMMITTED is what every transaction relies on; pinning it per connection (whatever
+          // the server's default) lets TransactionRunner skip a SET TRANSACTION per write.
+          extra: { application_name: 'workbase', options: '-c default_transaction_isolation=read\\ committed' },
         }),
       ],
       providers: [TransactionRunner, EventOutbox],

@@ -15,10 +15,16 @@ export class TransactionRunner {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  run<T>(work: (manager: EntityManager) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+  /**
+   * Runs `work` in a transaction, READ COMMITTED unless `isolation` says otherwise. Every pooled
+   * connection starts with READ COMMITTED as its default (PersistenceModule), so the default case
+   * sends no `SET TRANSACTION` of its own: one round trip less on every write.
+   */
+  run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return work(outer);
-    return this.dataSource.transaction(isolation, (manager) => this.current.run(manager, () => work(manager)));
+    const inContext = (manager: EntityManager) => this.current.run(manager, () => work(manager));
+    return isolation && isolation !== 'READ COMMITTED' ? this.dataSource.transaction(isolation, inContext) : this.dataSource.transaction(inContext);
   }
 
   /** The transaction's manager inside `run`, the pool's outside it. */

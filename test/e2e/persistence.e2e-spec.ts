@@ -1,0 +1,39 @@
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+describe('TransactionRunner on the real pool', () => {
+  let t: TestApp;
+  let transactions: TransactionRunner;
+  const level = async () => ((await transactions.manager().query('SHOW transaction_isolation')) as { transaction_isolation: string }[])[0].transaction_isolation;
+  const txid = async () => ((await transactions.manager().query('SELECT pg_current_xact_id()::text AS id')) as { id: string }[])[0].id;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    transactions = t.app.get(TransactionRunner);
+  });
+  afterAll(() => t.close());
+
+  it('runs READ COMMITTED by default, and the level asked for otherwise', async () => {
+    expect(await transactions.run(level)).toBe('read committed');
+    expect(await transactions.run(level, 'SERIALIZABLE')).toBe('serializable');
+    expect(await transactions.run(level, 'REPEATABLE READ')).toBe('repeatable read');
+    // Pinned per connection, so the default holds whatever the server's default is.
+    expect(await level()).toBe('read committed');
+  });
+
+  it('joins the outer transaction from a nested run, and rolls back everything on failure', async () => {
+    const [outer, inner] = await transactions.run(async () => [await txid(), await transactions.run(txid)]);
+    expect(inner).toBe(outer);
+    await transactions.manager().query(`CREATE TABLE probe_rollback (n int)`);
+    await expect(
+      transactions.run(async () => {
+        await transactions.manager().query(`INSERT INTO probe_rollback VALUES (1)`);
+        await transactions.run((m) => m.query(`INSERT INTO probe_rollback VALUES (2)`));
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await transactions.manager().query(`SELECT count(*)::int AS n FROM probe_rollback`)).toEqual([{ n: 0 }]);
+    await transactions.run((m) => m.query(`INSERT INTO probe_rollback VALUES (3)`));
+    expect(await transactions.manager().query(`SELECT count(*)::int AS n FROM probe_rollback`)).toEqual([{ n: 1 }]);
+  });
+});
