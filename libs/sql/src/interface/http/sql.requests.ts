@@ -1,12 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { NoNulCharacters } from '@workbase/shared/http';
+import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { MAX_SQL_LENGTH } from '../../domain/statement-analyzer';
-
-const NoNul = () =>
-  ValidateBy({
-    name: 'noNul',
-    validator: { validate: (value: unknown) => typeof value !== 'string' || !value.includes('\u0000'), defaultMessage: () => '$property must not contain NUL (U+0000) characters' },
-  });
 
 export class SqlQueryRequest {
   @ApiProperty({
@@ -18,6 +13,6 @@ export class SqlQueryRequest {
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_SQL_LENGTH)
-  @NoNul()
+  @NoNulCharacters()
   sql!: string;
 }
