@@ -36,12 +36,28 @@ export class RecordReader {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async read(container: Container, records: readonly RecordRow[], workspaceSlug?: string): Promise<RecordView[]> {
+  /**
+   * `attributes`: the container's (archived included) when the caller read them already in this
+   * request; otherwise they are read here. The values come with the options, statuses and object
+   * slugs they name, in one statement.
+   */
+  async read(container: Container, records: readonly RecordRow[], workspaceSlug?: string, attributes?: readonly Attribute[]): Promise<RecordView[]> {
     if (records.length === 0) return [];
-    const attributes = await this.attributes.listByContainer(container.workspaceId, container.id);
-    const values = await this.store.currentValues(container.workspaceId, records.map((r) => r.id));
-    const context = await this.readContext(container.workspaceId, attributes);
-    return this.build(container, records, attributes, values, context, workspaceSlug);
+    const live = await this.liveAttributes(container, attributes);
+    const { values, context } = await this.store.currentValuesForRead(container.workspaceId, records.map((r) => r.id));
+    return this.build(container, records, live, values, context, workspaceSlug);
+  }
+
+  /** One record of the container with its values (one statement), or null when there is none. */
+  async readOne(container: Container, recordId: string, workspaceSlug?: string, attributes?: readonly Attribute[]): Promise<RecordView | null> {
+    const found = await this.store.findRecordForRead(container.workspaceId, container.id, recordId);
+    if (!found) return null;
+    const live = await this.liveAttributes(container, attributes);
+    return this.build(container, [found.record], live, found.read.values, found.read.context, workspaceSlug)[0];
+  }
+
+  private async liveAttributes(container: Container, attributes: readonly Attribute[] | undefined): Promise<readonly Attribute[]> {
+    return attributes ? attributes.filter((a) => !a.isArchived) : this.attributes.listByContainer(container.workspaceId, container.id);
   }
 
   /**

@@ -33,10 +33,10 @@ export class RecordService {
     return this.reader.readCreated(container, created.record, created.values, created.attributes, created.known, await this.workspaceSlug(container));
   }
 
-  async get(container: Container, recordId: string): Promise<RecordView> {
-    const record = await this.store.findRecord(container.workspaceId, container.id, recordId);
-    if (!record) throw recordNotFound(container, recordId);
-    const [view] = await this.reader.read(container, [record], await this.workspaceSlug(container));
+  /** `attributes`: the container's (archived included), when the caller read them with the container. */
+  async get(container: Container, recordId: string, options: { attributes?: readonly Attribute[] } = {}): Promise<RecordView> {
+    const view = await this.reader.readOne(container, recordId, await this.workspaceSlug(container), options.attributes);
+    if (!view) throw recordNotFound(container, recordId);
     return view;
   }
 

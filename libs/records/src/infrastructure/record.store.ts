@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { StoredValue, StoredValueRow } from '../domain/stored-value';
+import type { OptionView, ReadContext, StatusView } from '../domain/codecs';
 import { isoNanos } from './sql';
 
 export interface RecordRow {
@@ -16,9 +17,23 @@ export interface RecordRow {
 const recordColumns = (alias: string) =>
   `${alias}.id, ${alias}.container_id, ${alias}.parent_record_id, ${isoNanos(`${alias}.created_at`)} AS created_at, ${alias}.created_by, ${alias}.version`;
 const RECORD_COLUMNS = recordColumns('records');
-const VALUE_COLUMNS = `id::text AS id, record_id, attribute_id, ${isoNanos('active_from')} AS active_from, ${isoNanos('active_until')} AS active_until,
-  created_by, value_text, value_number::text AS value_number, value_bool, to_char(value_date, 'YYYY-MM-DD') AS value_date,
-  value_timestamp, value_ref, value_ref_type, value_json`;
+const selectValueColumns = (a: string) => `${a}id::text AS id, ${a}record_id, ${a}attribute_id, ${isoNanos(`${a}active_from`)} AS active_from, ${isoNanos(`${a}active_until`)} AS active_until,
+  ${a}created_by, ${a}value_text, ${a}value_number::text AS value_number, ${a}value_bool, to_char(${a}value_date, 'YYYY-MM-DD') AS value_date,
+  ${a}value_timestamp, ${a}value_ref, ${a}value_ref_type, ${a}value_json`;
+const VALUE_COLUMNS = selectValueColumns('');
+
+/**
+ * Current values of `v` with what reading them needs, joined on primary keys (at most one row
+ * each): the select option or status a value names (of its own attribute) and the slug of the
+ * object a record reference targets. `v` must be filtered to current values by the caller.
+ */
+const READ_VALUE_COLUMNS = `${selectValueColumns('v.')},
+  o.title AS option_title, o.is_archived AS option_archived,
+  s.title AS status_title, s.is_archived AS status_archived, s.celebration_enabled AS status_celebration, s.target_time_in_status AS status_target,
+  ob.api_slug AS ref_object_slug`;
+const READ_VALUE_JOINS = `LEFT JOIN select_options o ON o.workspace_id = v.workspace_id AND o.id = v.value_ref AND o.attribute_id = v.attribute_id
+  LEFT JOIN statuses s ON s.workspace_id = v.workspace_id AND s.id = v.value_ref AND s.attribute_id = v.attribute_id
+  LEFT JOIN objects ob ON ob.workspace_id = v.workspace_id AND ob.id::text = v.value_ref_type`;
 
 interface RawRecord {
   id: string;
@@ -44,6 +59,22 @@ interface RawValue {
   value_ref: string | null;
   value_ref_type: string | null;
   value_json: Record<string, unknown> | null;
+}
+
+interface RawReadValue extends RawValue {
+  option_title: string | null;
+  option_archived: boolean | null;
+  status_title: string | null;
+  status_archived: boolean | null;
+  status_celebration: boolean | null;
+  status_target: string | null;
+  ref_object_slug: string | null;
+}
+
+/** Current values of some records and the options, statuses and object slugs they name. */
+export interface ValuesForRead {
+  readonly values: ValueRowWithRecord[];
+  readonly context: ReadContext;
 }
 
 /** One SELECT of a compiled record query: joins, a WHERE over `r`, an ORDER BY, and their parameters. */
@@ -233,6 +264,39 @@ export class RecordStore {
     return rows.map(toValue);
   }
 
+  /**
+   * `currentValues` of the records (same rows, same order) together with the select options,
+   * statuses and object slugs those values name, in one statement.
+   */
+  async currentValuesForRead(workspaceId: string, recordIds: readonly string[]): Promise<ValuesForRead> {
+    if (recordIds.length === 0) return { values: [], context: readContextOf([]) };
+    const rows = await this.query<RawReadValue[]>(
+      `SELECT ${READ_VALUE_COLUMNS} FROM record_values v ${READ_VALUE_JOINS}
+        WHERE v.workspace_id = $1 AND v.record_id = ANY ($2::uuid[]) AND v.active_until IS NULL
+        ORDER BY v.record_id, v.attribute_id, v.id`,
+      [workspaceId, recordIds],
+    );
+    return { values: rows.map(toValue), context: readContextOf(rows) };
+  }
+
+  /**
+   * `findRecord` and `currentValuesForRead` of that record in one statement; null when the
+   * container has no such record.
+   */
+  async findRecordForRead(workspaceId: string, containerId: string, recordId: string): Promise<{ record: RecordRow; read: ValuesForRead } | null> {
+    const rows = await this.query<Array<Partial<RawReadValue> & { record: RawRecord }>>(
+      `SELECT row_to_json(rec) AS record, ${READ_VALUE_COLUMNS}
+         FROM (SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3) rec
+         LEFT JOIN record_values v ON v.workspace_id = $1 AND v.record_id = rec.id AND v.active_until IS NULL
+         ${READ_VALUE_JOINS}
+        ORDER BY v.attribute_id, v.id`,
+      [workspaceId, recordId, containerId],
+    );
+    if (rows.length === 0) return null;
+    const values = rows.filter((row): row is RawReadValue & { record: RawRecord } => row.id !== null && row.id !== undefined);
+    return { record: toRecord(rows[0].record), read: { values: values.map(toValue), context: readContextOf(values) } };
+  }
+
   /** Every value an attribute of a record has had, oldest first. */
   async valueHistory(workspaceId: string, recordId: string, attributeId: string, page: { limit?: number; offset?: number } = {}): Promise<ValueRowWithRecord[]> {
     const rows = await this.query<RawValue[]>(
@@ -342,6 +406,20 @@ function toRecord(row: RawRecord): RecordRow {
     createdBy: row.created_by,
     version: Number(row.version),
   };
+}
+
+function readContextOf(rows: readonly RawReadValue[]): ReadContext {
+  const options = new Map<string, OptionView>();
+  const statuses = new Map<string, StatusView>();
+  const slugs = new Map<string, string>();
+  for (const row of rows) {
+    if (row.option_title !== null) options.set(row.value_ref!, { id: row.value_ref!, title: row.option_title, isArchived: row.option_archived! });
+    if (row.status_title !== null) {
+      statuses.set(row.value_ref!, { id: row.value_ref!, title: row.status_title, isArchived: row.status_archived!, celebrationEnabled: row.status_celebration!, targetTimeInStatus: row.status_target });
+    }
+    if (row.ref_object_slug !== null) slugs.set(row.value_ref_type!, row.ref_object_slug);
+  }
+  return { option: (id) => options.get(id), status: (id) => statuses.get(id), objectSlug: (id) => slugs.get(id) };
 }
 
 function toValue(row: RawValue): ValueRowWithRecord {

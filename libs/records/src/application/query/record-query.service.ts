@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Attribute } from '../../domain/attribute';
 import { isPlainObject } from '../../domain/codecs';
 import { AttributeRepository } from '../../infrastructure/attribute.repository';
 import { ObjectRepository } from '../../infrastructure/object.repository';
@@ -38,19 +39,20 @@ export class RecordQueryService {
     private readonly reader: RecordReader,
   ) {}
 
-  async query(container: Container, query: RecordQuery, workspaceSlug?: string): Promise<RecordView[]> {
-    const compiled = await this.compile(container, query);
+  /** `attributes`: the container's (archived included), when the caller read them with the container. */
+  async query(container: Container, query: RecordQuery, workspaceSlug?: string, attributes?: readonly Attribute[]): Promise<RecordView[]> {
+    const compiled = await this.compile(container, query, attributes);
     const rows = await this.store.selectPages(container.workspaceId, container.id, compiled.branches, {
       limit: query.limit ?? DEFAULT_QUERY_LIMIT,
       offset: query.offset ?? 0,
     });
-    return this.reader.read(container, rows, workspaceSlug);
+    return this.reader.read(container, rows, workspaceSlug, attributes);
   }
 
   /** The branches of a query with their parameters (exposed for EXPLAIN in benchmarks). */
-  async compile(container: Container, query: RecordQuery): Promise<CompiledQuery> {
+  async compile(container: Container, query: RecordQuery, attributes?: readonly Attribute[]): Promise<CompiledQuery> {
     if (query.filter !== undefined && query.filter !== null && !isPlainObject(query.filter)) throw filterError('filter must be an object');
-    const scope = await this.scope(container);
+    const scope = await this.scope(container, attributes);
     const scopes = new Map<string, AttributeScope | undefined>();
     const contextWith = (params: SqlParams): CompileContext => ({
       workspaceId: container.workspaceId,
@@ -77,8 +79,8 @@ export class RecordQueryService {
     return { branches: lead ? [await branch('with-lead'), await branch('without-lead')] : [await branch('all')] };
   }
 
-  private async scope(container: Container): Promise<AttributeScope> {
-    const attributes = await this.attributes.listByContainer(container.workspaceId, container.id, { includeArchived: true });
+  private async scope(container: Container, known?: readonly Attribute[]): Promise<AttributeScope> {
+    const attributes = known ?? (await this.attributes.listByContainer(container.workspaceId, container.id, { includeArchived: true }));
     const byKey = new Map(attributes.flatMap((a) => [[a.slug, a], [a.id, a]] as const));
     return { container, find: (key) => byKey.get(key) };
   }
