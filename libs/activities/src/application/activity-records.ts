@@ -68,12 +68,15 @@ export class ActivityRecords {
     });
   }
 
+  // Reads: the activity and its attributes in one statement, the record(s) and their values in one more each.
   async get(workspaceId: string, activity: string, recordId: string): Promise<RecordView> {
-    return this.records.get(await this.catalog.container(workspaceId, activity), recordId);
+    const { container, attributes } = await this.catalog.containerWithAttributes(workspaceId, activity);
+    return this.records.get(container, recordId, { attributes });
   }
 
   async query(workspaceId: string, activity: string, query: ActivityRecordQuery): Promise<RecordView[]> {
-    return this.queries.query(await this.catalog.container(workspaceId, activity), query);
+    const { container, attributes } = await this.catalog.containerWithAttributes(workspaceId, activity);
+    return this.queries.query(container, query, undefined, attributes);
   }
 
   private write<T>(who: WriteActor, activity: string, work: (container: Container) => Promise<T>): Promise<T> {

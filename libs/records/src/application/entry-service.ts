@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Attribute } from '../domain/attribute';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { RecordStore } from '../infrastructure/record.store';
@@ -12,6 +13,12 @@ import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer
 
 export interface EntryView {
   readonly view: RecordView;
+  readonly parentObjectSlug: string;
+}
+
+/** What `ContainerResolver.listWithAttributes` read with the list. */
+export interface KnownList {
+  readonly attributes: readonly Attribute[];
   readonly parentObjectSlug: string;
 }
 
@@ -61,11 +68,11 @@ export class EntryService {
     return this.get(list, entryId);
   }
 
-  async get(list: Container, entryId: string): Promise<EntryView> {
-    const record = await this.store.findRecord(list.workspaceId, list.id, entryId);
-    if (!record) throw recordNotFound(list, entryId);
-    const [view] = await this.reader.read(list, [record]);
-    return { view, parentObjectSlug: await this.parentSlug(list) };
+  /** `known`: the list's attributes (archived included) and parent slug, when the caller read them with the list. */
+  async get(list: Container, entryId: string, known?: KnownList): Promise<EntryView> {
+    const view = await this.reader.readOne(list, entryId, undefined, known?.attributes);
+    if (!view) throw recordNotFound(list, entryId);
+    return { view, parentObjectSlug: known?.parentObjectSlug ?? (await this.parentSlug(list)) };
   }
 
   async update(who: WriteActor, list: Container, entryId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<EntryView> {
@@ -74,9 +81,9 @@ export class EntryService {
     return this.get(list, entryId);
   }
 
-  async query(list: Container, query: RecordQuery): Promise<EntryView[]> {
-    const views = await this.queries.query(list, query);
-    const slug = await this.parentSlug(list);
+  async query(list: Container, query: RecordQuery, known?: KnownList): Promise<EntryView[]> {
+    const views = await this.queries.query(list, query, undefined, known?.attributes);
+    const slug = known?.parentObjectSlug ?? (await this.parentSlug(list));
     return views.map((view) => ({ view, parentObjectSlug: slug }));
   }
 

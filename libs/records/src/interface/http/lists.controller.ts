@@ -143,8 +143,8 @@ export class ListEntriesController {
   @ApiOkResponse({ type: EntryListEnvelope })
   @ApiStandardErrors()
   async query(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: RecordQueryRequest): Promise<EntryListEnvelope> {
-    const container = await this.containers.list(auth.workspaceId, list);
-    return { data: (await this.entries.query(container, body)).map(toEntryResponse) };
+    const { container, ...known } = await this.containers.listWithAttributes(auth.workspaceId, list);
+    return { data: (await this.entries.query(container, body, known)).map(toEntryResponse) };
   }
 
   @Get(':entry_id')
@@ -155,8 +155,8 @@ export class ListEntriesController {
   @ApiOkResponse({ type: EntryEnvelope })
   @ApiStandardErrors()
   async get(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string): Promise<EntryEnvelope> {
-    const container = await this.containers.list(auth.workspaceId, list);
-    return { data: toEntryResponse(await this.entries.get(container, entryId)) };
+    const { container, ...known } = await this.containers.listWithAttributes(auth.workspaceId, list);
+    return { data: toEntryResponse(await this.entries.get(container, entryId, known)) };
   }
 
   @Patch(':entry_id')

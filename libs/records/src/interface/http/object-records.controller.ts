@@ -41,8 +41,8 @@ export class ObjectRecordsController {
   @ApiOkResponse({ type: RecordListEnvelope })
   @ApiStandardErrors()
   async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordQueryRequest): Promise<RecordListEnvelope> {
-    const container = await this.containers.object(auth.workspaceId, object);
-    const views = await this.queries.query(container, body, await this.records.workspaceSlug(container));
+    const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
+    const views = await this.queries.query(container, body, await this.records.workspaceSlug(container), attributes);
     return { data: views.map(toRecordResponse) };
   }
 
@@ -84,8 +84,8 @@ export class ObjectRecordsController {
   @ApiOkResponse({ type: RecordEnvelope })
   @ApiStandardErrors()
   async get(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<RecordEnvelope> {
-    const container = await this.containers.object(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.get(container, recordId)) };
+    const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
+    return { data: toRecordResponse(await this.records.get(container, recordId, { attributes })) };
   }
 
   @Patch(':record_id')
