@@ -315,6 +315,26 @@ describe('record engine: objects, attributes, records', () => {
       expect((await person(peter)).company).toEqual([]);
     });
 
+    it('keeps a single-valued reverse link single when many records link to it at once', async () => {
+      const person = (await post('/v2/objects/people/records', { data: { values: { name: 'Contested, Casey' } } }).expect(200)).body.data.id.record_id;
+      const companies: string[] = [];
+      for (let i = 0; i < 8; i++) companies.push((await post('/v2/objects/companies/records', { data: { values: { name: `Suitor ${i}` } } }).expect(200)).body.data.id.record_id);
+      // Eight companies claim the same person in their (multiselect) team at once; the person's
+      // company is single-valued, so exactly one claim may stand.
+      const responses = await Promise.all(
+        companies.map((id) => patch(`/v2/objects/companies/records/${id}`, { data: { values: { team: [{ target_object: 'people', target_record_id: person }] } } })),
+      );
+      for (const res of responses) expect([200, 409]).toContain(res.status);
+      const current = await t.app
+        .get(DataSource)
+        .query(`SELECT v.value_ref FROM record_values v JOIN attributes a ON a.workspace_id = v.workspace_id AND a.id = v.attribute_id
+                 WHERE v.workspace_id = $1 AND v.record_id = $2 AND a.api_slug = 'company' AND v.active_until IS NULL`, [ws.workspaceId, person]);
+      expect(current).toHaveLength(1);
+      const teams = await Promise.all(companies.map(async (id) => ((await get(`/v2/objects/companies/records/${id}`).expect(200)).body.data.values.team as { target_record_id: string }[]).map((v) => v.target_record_id)));
+      const holders = companies.filter((_, i) => teams[i].includes(person));
+      expect(holders).toEqual([current[0].value_ref]);
+    });
+
     it('deletes records, then 404s them', async () => {
       const res = await post('/v2/objects/people/records', { data: { values: { name: 'Temp' } } }).expect(200);
       const id = res.body.data.id.record_id;

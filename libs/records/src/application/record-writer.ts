@@ -236,11 +236,15 @@ export class RecordWriter {
       await this.store.closeValues(who.workspaceId, rows.map((row) => row.id));
       note(record, attributeId);
     };
+    // The other side's values are read, then changed: lock those records first, or two writers
+    // linking one record at once could each see it free and both open a single-valued reverse link.
+    await this.store.lockRecordsById(who.workspaceId, [...unlinked, ...linked]);
     for (const target of unlinked) await unlink(target, reverse.id, recordId);
     for (const target of linked) {
       const held = await this.store.currentValues(who.workspaceId, [target], [reverse.id]);
       if (held.some((row) => row.ref === recordId)) continue;
       if (!reverse.isMultiselect) {
+        await this.store.lockRecordsById(who.workspaceId, held.map((other) => other.ref).filter((ref): ref is string => ref !== null && ref !== recordId));
         for (const other of held) {
           await this.store.closeValues(who.workspaceId, [other.id]);
           if (other.ref && other.ref !== recordId) await unlink(other.ref, attribute.id, target);

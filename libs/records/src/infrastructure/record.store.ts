@@ -182,6 +182,15 @@ export class RecordStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /**
+   * Locks records of any container, in id order (so that two writers locking overlapping sets
+   * queue rather than deadlock among themselves): a relationship write changes the other side.
+   */
+  async lockRecordsById(workspaceId: string, recordIds: readonly string[]): Promise<void> {
+    if (recordIds.length === 0) return;
+    await this.query(`SELECT id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR UPDATE`, [workspaceId, [...new Set(recordIds)]]);
+  }
+
   async findRecordsByIds(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<RecordRow[]> {
     if (recordIds.length === 0) return [];
     const rows = await this.query<RawRecord[]>(

@@ -46,8 +46,26 @@ export function toProblem(error: unknown): Problem {
   }
   return (
     bodyParserProblem(error) ??
-    databaseDataProblem(error) ?? { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true }
+    databaseDataProblem(error) ??
+    transactionRollbackProblem(error) ?? { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true }
   );
+}
+
+/**
+ * PostgreSQL rolled the transaction back to settle a race with another one (SQLSTATE class 40:
+ * a deadlock between crossing writes, a serialization failure). Nothing was written; the caller
+ * may simply retry, which is what 409 concurrent_write_conflict tells it.
+ */
+function transactionRollbackProblem(error: unknown): Problem | undefined {
+  const sqlState = (error as { driverError?: { code?: unknown } } | undefined)?.driverError?.code;
+  if (typeof sqlState !== 'string' || !sqlState.startsWith('40')) return undefined;
+  return {
+    status: 409,
+    code: 'concurrent_write_conflict',
+    message: 'This write collided with a concurrent write to the same records and changed nothing; retry it.',
+    details: { sqlState },
+    unexpected: false,
+  };
 }
 
 /**
