@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, isPlainObject, type WriteLookups } from '../domain/codecs';
+import { CODECS, isPlainObject, NO_WRITE_LOOKUPS } from '../domain/codecs';
 import { invalidValue, valueNotFound } from '../domain/value-error';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
 import type { ObjectOrmEntity } from '../infrastructure/orm-entities';
@@ -9,17 +9,6 @@ import { COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '../infrastructure
 
 /** Records linked per value with `if_multiple_matches: "match_all"`. */
 export const MATCH_ALL_LIMIT = 50;
-
-/** Matching values identify records but never create them; the codec-less lookups say so. */
-const NO_LOOKUPS: WriteLookups = {
-  findOption: async () => null,
-  findStatus: async () => null,
-  findMemberIdByEmail: async () => null,
-  memberExists: async () => false,
-  resolveRecordReference: async () => {
-    throw new Error('nested record references cannot be matched');
-  },
-};
 
 /** Finds the records a record-reference write designates by value. */
 @Injectable()
@@ -39,7 +28,7 @@ export class RecordMatcher {
     }
     const items = Array.isArray(raw) ? raw : [raw];
     if (items.length === 0) throw invalidValue(slug, `no value given to match on "${attribute.slug}"`);
-    const parsed = (await Promise.all(items.map((item) => CODECS[attribute.type].parse(item, attribute, NO_LOOKUPS)))).flat();
+    const parsed = (await Promise.all(items.map((item) => CODECS[attribute.type].parse(item, attribute, NO_WRITE_LOOKUPS)))).flat();
     const matches = await this.store.findByUniqueKeys(workspaceId, attribute.id, parsed.map((value) => value.key));
     const byKey = new Map(matches.map((match) => [match.key, match.recordId]));
     for (const value of parsed) {
@@ -70,7 +59,7 @@ export class RecordMatcher {
     if (attribute.type === 'record-reference' || attribute.type === 'actor-reference' || attribute.type === 'select' || attribute.type === 'status') {
       throw invalidValue(slug, `cannot match on ${attribute.type} attribute "${attribute.slug}"`);
     }
-    const [parsed] = await CODECS[attribute.type].parse(value, attribute, NO_LOOKUPS);
+    const [parsed] = await CODECS[attribute.type].parse(value, attribute, NO_WRITE_LOOKUPS);
     const column = PRIMARY_COLUMN[attribute.type];
     const rows: Array<{ record_id: string }> = await this.transactions.manager().query(
       `SELECT DISTINCT v.record_id FROM record_values v

@@ -38,6 +38,20 @@ export interface WriteLookups {
   resolveRecordReference(attribute: AttributeDescriptor, input: Record<string, unknown>): Promise<ResolvedReference>;
 }
 
+/**
+ * Lookups that find nothing: for parsing a value that only identifies (a matching value of a
+ * record reference, an assert key), never links, options, members or other records.
+ */
+export const NO_WRITE_LOOKUPS: WriteLookups = {
+  findOption: async () => null,
+  findStatus: async () => null,
+  findMemberIdByEmail: async () => null,
+  memberExists: async () => false,
+  resolveRecordReference: async () => {
+    throw new Error('nested record references cannot be matched');
+  },
+};
+
 /** What reading needs beyond the stored row: option and status objects, object slugs. */
 export interface ReadContext {
   option(id: string): OptionView | undefined;

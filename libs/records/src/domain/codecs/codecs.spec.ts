@@ -5,7 +5,7 @@ import type { AttributeType } from '../attribute-type';
 import { parseAttributeValues } from '../parse-values';
 import type { StoredValue, StoredValueRow } from '../stored-value';
 import { valueKey } from '../value-key';
-import { CODECS, type AttributeDescriptor, type ReadContext, type WriteLookups } from '.';
+import { CODECS, NO_WRITE_LOOKUPS, type AttributeDescriptor, type ReadContext } from '.';
 
 /**
  * The codecs that need no lookups, property by property: accepted write forms are equivalent,
@@ -13,15 +13,6 @@ import { CODECS, type AttributeDescriptor, type ReadContext, type WriteLookups }
  * a 400 naming the attribute. Lookup codecs (select, status, references, actors) are proven over
  * HTTP in test/e2e/record-values and records-writes.
  */
-const NO_LOOKUPS: WriteLookups = {
-  findOption: async () => null,
-  findStatus: async () => null,
-  findMemberIdByEmail: async () => null,
-  memberExists: async () => false,
-  resolveRecordReference: async () => {
-    throw new Error('not used');
-  },
-};
 const NO_CONTEXT: ReadContext = { option: () => undefined, status: () => undefined, objectSlug: () => undefined };
 
 const attribute = (type: AttributeType, isMultiselect = false): AttributeDescriptor => ({
@@ -34,7 +25,7 @@ const attribute = (type: AttributeType, isMultiselect = false): AttributeDescrip
   config: type === 'currency' ? { currency: { default_currency_code: 'EUR', display_type: 'symbol' } } : {},
 });
 
-const parse = (type: AttributeType, raw: unknown, multi = false) => parseAttributeValues(attribute(type, multi), raw, NO_LOOKUPS);
+const parse = (type: AttributeType, raw: unknown, multi = false) => parseAttributeValues(attribute(type, multi), raw, NO_WRITE_LOOKUPS);
 const read = (type: AttributeType, value: StoredValue) =>
   CODECS[type].read({ ...value, id: 'v', attributeId: 'a', activeFrom: new Date(), activeUntil: null, createdBy: { type: 'system', id: null } } as StoredValueRow, attribute(type), NO_CONTEXT);
 
