@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import express from 'express';
 import { Pool } from 'pg';
 import { newId } from '@workbase/shared/kernel';
-import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, startBenchEnvironment } from './support';
+import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, runBench } from './support';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
 const EXTRA = Number(process.env.BENCH_EXTRA ?? 50000);
@@ -42,17 +42,6 @@ interface Ids {
   duration: string;
   note: string;
   outbound: string;
-}
-
-async function main() {
-  const bench = await startBenchEnvironment({ database: 'workbase_bench_activities', settings: { shared_buffers: '256MB' } });
-  const pool = new Pool({ connectionString: bench.url, max: bench.config.dbPoolSize });
-  try {
-    await run(bench, pool);
-  } finally {
-    await pool.end();
-    await bench.close();
-  }
 }
 
 async function run(bench: BenchEnvironment, pool: Pool) {
@@ -207,7 +196,4 @@ async function generate(pool: Pool, ids: Ids, from: number, to: number) {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench({ database: 'workbase_bench_activities', settings: { shared_buffers: '256MB' } }, run);

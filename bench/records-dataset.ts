@@ -1,4 +1,4 @@
-import type { Client } from 'pg';
+import type { ClientBase } from 'pg';
 
 /** Attribute ids the generated dataset writes. */
 export interface DatasetAttributes {
@@ -14,7 +14,7 @@ export interface DatasetAttributes {
  * SQL, writing the same rows the API would: a record row, current values in their typed columns,
  * and the unique keys of unique attributes.
  */
-export async function generatePeople(pg: Client, workspaceId: string, peopleId: string, companiesId: string, ids: DatasetAttributes, from: number, to: number): Promise<void> {
+export async function generatePeople(pg: ClientBase, workspaceId: string, peopleId: string, companiesId: string, ids: DatasetAttributes, from: number, to: number): Promise<void> {
   const companiesFrom = Math.max(10, Math.floor(from / 100));
   const companiesTo = Math.max(10, Math.floor(to / 100));
   const actor = JSON.stringify({ type: 'system', id: null });

@@ -9,10 +9,10 @@
  */
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { ContainerResolver, pageStatement, RecordQueryService } from '@workbase/records';
 import { type DatasetAttributes, generatePeople } from './records-dataset';
-import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, startBenchEnvironment } from './support';
+import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, runBench } from './support';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -22,19 +22,17 @@ interface Shape {
   body: Record<string, unknown>;
 }
 
-async function main() {
-  const bench = await startBenchEnvironment({ database: 'workbase_bench', settings: { shared_buffers: '512MB', work_mem: '32MB' } });
-  const pg = new Client({ connectionString: bench.url });
-  await pg.connect();
+/** One connection for the whole run: the generator's transaction and the direct SQL share it. */
+async function run(bench: BenchEnvironment, pool: Pool) {
+  const pg = await pool.connect();
   try {
-    await run(bench, pg);
+    await measure(bench, pg);
   } finally {
-    await pg.end();
-    await bench.close();
+    pg.release();
   }
 }
 
-async function run(bench: BenchEnvironment, pg: Client) {
+async function measure(bench: BenchEnvironment, pg: PoolClient) {
   const { app, workspaceId } = bench;
   const call = jsonClient(bench.baseUrl, bench.token);
   const people = await app.get(ContainerResolver).object(workspaceId, 'people');
@@ -101,7 +99,4 @@ async function run(bench: BenchEnvironment, pg: Client) {
   appendResults([...header, ...lines]);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench({ database: 'workbase_bench', settings: { shared_buffers: '512MB', work_mem: '32MB' }, poolSize: 1 }, run);

@@ -23,7 +23,7 @@
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
-import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, startBenchEnvironment } from './support';
+import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, runBench } from './support';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -34,17 +34,6 @@ interface Activity {
   activityId: string;
   attributes: Map<string, string>;
   options: Map<string, string>;
-}
-
-async function main() {
-  const bench = await startBenchEnvironment({ database: 'workbase_bench_sql', settings: { shared_buffers: '256MB' } });
-  const pool = new Pool({ connectionString: bench.url, max: 4 });
-  try {
-    await run(bench, pool);
-  } finally {
-    await pool.end();
-    await bench.close();
-  }
 }
 
 async function run(bench: BenchEnvironment, pool: Pool) {
@@ -160,7 +149,4 @@ async function seed(pool: Pool, ids: Activity, from: number, to: number): Promis
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench({ database: 'workbase_bench_sql', settings: { shared_buffers: '256MB' }, poolSize: 4 }, run);

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
 import { type AppConfig, loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
@@ -140,6 +140,30 @@ export async function startBenchEnvironment(options: { database: string; setting
     await database.close();
     throw error;
   }
+}
+
+/**
+ * A bench's whole life: the environment, a plain `pg` pool of `poolSize` beside the app (for the
+ * bare baseline and direct SQL), `run`, then everything closed; a failure exits non-zero.
+ */
+export function runBench(
+  options: { database: string; settings?: Readonly<Record<string, string>>; env?: Readonly<Record<string, string>>; poolSize?: number },
+  run: (bench: BenchEnvironment, pool: Pool) => Promise<void>,
+): void {
+  const main = async () => {
+    const bench = await startBenchEnvironment(options);
+    const pool = new Pool({ connectionString: bench.url, max: options.poolSize ?? bench.config.dbPoolSize });
+    try {
+      await run(bench, pool);
+    } finally {
+      await pool.end();
+      await bench.close();
+    }
+  };
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }
 
 /** `call(method, route, body)` against `baseUrl` as `token`: the JSON answer, or an error naming the status. */
