@@ -1,5 +1,6 @@
 /**
- * `GET /v2/self` through the whole service (Nest, passport, guards, throttler off, pino) against
+ * `GET /v2/self` through the whole service (Nest, passport, guards, throttler on its PostgreSQL
+ * store with limits the load never meets, pino) and once more with rate limits off, against
  * a bare express + `pg` handler that does the same work: hash the bearer token, run the same
  * indexed lookup, answer the same JSON. The ratio is the price of the framework layers.
  *
@@ -16,7 +17,7 @@ import type { Server } from 'node:http';
 import * as path from 'node:path';
 import express from 'express';
 import { Pool } from 'pg';
-import { startBenchEnvironment } from './support';
+import { startBenchApp, startBenchEnvironment } from './support';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -89,35 +90,47 @@ async function listen(app: express.Express): Promise<{ server: Server; url: stri
   });
 }
 
+/** Per-token limits high enough that the load never meets them: the bench measures their cost. */
+const UNREACHED_LIMITS = { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_READS_PER_SECOND: '1000000', RATE_LIMIT_WRITES_PER_SECOND: '1000000' };
+
 async function main(): Promise<void> {
-  const bench = await startBenchEnvironment({ database: 'workbase_bench_self', env: { DB_POOL_SIZE: '10' } });
+  // The service as users get it: rate limits on, counted in PostgreSQL (only the limit raised).
+  const bench = await startBenchEnvironment({ database: 'workbase_bench_self', env: { DB_POOL_SIZE: '10', ...UNREACHED_LIMITS } });
+  // A second app on the same database with rate limits off: the difference is their cost.
+  const unlimited = await startBenchApp(bench.url, { DB_POOL_SIZE: '10', RATE_LIMIT_ENABLED: 'false' });
   const pool = new Pool({ connectionString: bench.url, max: 10 });
   let bare: { server: Server; url: string } | undefined;
   try {
-    const { token } = bench;
     const serviceUrl = `${bench.baseUrl}/v2/self`;
     bare = await listen(bareServer(pool, bench.config.tokenIssuer));
 
     // Both must answer the same body, or the comparison means nothing.
-    const [fromService, fromBare] = await Promise.all([serviceUrl, bare.url].map(async (u) => (await fetch(u, { headers: { Authorization: `Bearer ${token}` } })).json()));
+    const [fromService, fromBare] = await Promise.all([serviceUrl, bare.url].map(async (u) => (await fetch(u, { headers: { Authorization: `Bearer ${bench.token}` } })).json()));
     if (JSON.stringify(fromService) !== JSON.stringify(fromBare)) throw new Error(`bodies differ:\n${JSON.stringify(fromService)}\n${JSON.stringify(fromBare)}`);
 
+    const servers = [
+      ['Workbase, rate limits on (PostgreSQL store)', serviceUrl, bench.token],
+      ['Workbase, rate limits off', `${unlimited.baseUrl}/v2/self`, unlimited.token],
+      ['bare express + pg', bare.url, bench.token],
+    ] as const;
     const results: Record<string, Load> = {};
-    for (const [name, target] of [['Workbase (Nest + express)', serviceUrl], ['bare express + pg', bare.url]] as const) {
+    for (const [name, target, token] of servers) {
       await autocannon(target, token, WARMUP);
       results[name] = await autocannon(target, token, DURATION);
     }
-    const [service, baseline] = [results['Workbase (Nest + express)'], results['bare express + pg']];
-    process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up\n\n`);
+    const [service, withoutLimits, baseline] = servers.map(([name]) => results[name]);
+    process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up; default configuration except per-token limits raised to 1,000,000/s\n\n`);
     process.stdout.write('| server | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|\n');
     for (const [name, load] of Object.entries(results)) {
       process.stdout.write(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50} | ${load.p99} | ${load.non2xx} | ${load.errors} |\n`);
     }
     process.stdout.write(`\nthroughput ratio (Workbase / bare): ${(service.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}\n`);
+    process.stdout.write(`rate-limit cost (1 - on / off): ${((1 - service.requestsPerSecond / withoutLimits.requestsPerSecond) * 100).toFixed(1)} %\n`);
   } finally {
     const server = bare?.server;
     if (server) await new Promise((resolve) => server.close(resolve));
     await pool.end();
+    await unlimited.close();
     await bench.close();
   }
 }

@@ -1,0 +1,87 @@
+import { PostgresRateLimitStore } from '../../libs/shared/http/src/rate-limit.store';
+import { DataSource } from 'typeorm';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * The shared rate-limit store on a real PostgreSQL: several stores stand for several API
+ * processes (each has its own memory and leases), one database holds the count.
+ */
+describe('PostgresRateLimitStore (leased budgets)', () => {
+  let t: TestApp;
+  let dataSource: DataSource;
+  const WINDOW_MS = 1000;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    dataSource = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  /** Counts the statements a store sends, without changing what they do. */
+  function countingStore(): { store: PostgresRateLimitStore; statements: () => number } {
+    let statements = 0;
+    const counted = new Proxy(dataSource, {
+      get(target, property, receiver) {
+        if (property === 'query') {
+          return (...args: Parameters<DataSource['query']>) => {
+            statements += 1;
+            return target.query(...args);
+          };
+        }
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    return { store: new PostgresRateLimitStore(counted), statements: () => statements };
+  }
+
+  const atWindowStart = () => new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 15));
+
+  /**
+   * Spends `perStore` hits on each store at once inside one window, retrying when the burst
+   * straddled a window boundary (a loaded machine), so that the count belongs to one window.
+   */
+  async function burstInOneWindow(stores: PostgresRateLimitStore[], key: string, perStore: number, limit: number) {
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await atWindowStart();
+      const started = Date.now();
+      const results = await Promise.all(stores.flatMap((store) => Array.from({ length: perStore }, () => store.increment(key, WINDOW_MS, limit))));
+      if (Math.floor(started / WINDOW_MS) === Math.floor(Date.now() / WINDOW_MS)) return results;
+    }
+    throw new Error('no burst fitted in one window in four tries');
+  }
+
+  it('grants one budget across processes: never more than the limit, and no less than 90 % of it', async () => {
+    const processes = [countingStore(), countingStore()];
+    const limit = 100;
+    const results = await burstInOneWindow(processes.map((p) => p.store), `test:shared:${Date.now()}`, 150, limit);
+    const granted = results.filter((r) => !r.isBlocked).length;
+    expect(granted).toBeLessThanOrEqual(limit);
+    expect(granted).toBeGreaterThanOrEqual(limit * 0.9);
+    const blocked = results.filter((r) => r.isBlocked);
+    expect(blocked.length).toBe(results.length - granted);
+    expect(blocked[0].timeToBlockExpire).toBeGreaterThanOrEqual(1);
+  });
+
+  it('costs a busy key a few statements per window, not one per request', async () => {
+    const { store, statements } = countingStore();
+    const results = await burstInOneWindow([store], `test:cheap:${Date.now()}`, 300, 100);
+    expect(results.filter((r) => !r.isBlocked)).toHaveLength(100);
+    // 100 / 20 = 5-hit slices: 20 leases, one more that finds the window spent, perhaps a sweep.
+    expect(statements()).toBeLessThanOrEqual(23);
+  });
+
+  it('keeps an exact count when the limit is smaller than twenty', async () => {
+    const processes = [countingStore(), countingStore(), countingStore()];
+    const results = await burstInOneWindow(processes.map((p) => p.store), `test:small:${Date.now()}`, 4, 5);
+    expect(results.filter((r) => !r.isBlocked)).toHaveLength(5);
+  });
+
+  it('starts a fresh budget in the next window', async () => {
+    const { store } = countingStore();
+    const key = `test:next:${Date.now()}`;
+    const first = await burstInOneWindow([store], key, 6, 3);
+    expect(first.filter((r) => !r.isBlocked)).toHaveLength(3);
+    await atWindowStart();
+    expect((await store.increment(key, WINDOW_MS, 3)).isBlocked).toBe(false);
+  });
+});
