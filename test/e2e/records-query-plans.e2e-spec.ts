@@ -209,6 +209,16 @@ describe('record queries: index-ordered sorts, unions, paging and plans', () => 
       expect(email).not.toMatch(/Seq Scan on records/);
     });
 
+    it('compiles one query shape to one SQL text, however many queries ran before', async () => {
+      const people = await t.app.get(ContainerResolver).object(workspaceId, 'people');
+      const body = { filter: { $or: [{ email_addresses: 'a@example.com' }, { score: { $gte: 5 } }], job_title: { $contains: 'eng' }, $and: [{ path: [['people', 'company'], ['companies', 'domains']], constraints: { domain: 'x.com' } }] }, sorts: [{ direction: 'asc', attribute: 'score' }] };
+      const statements = async () => (await t.app.get(RecordQueryService).compile(people, body)).branches.map((branch) => pageStatement(workspaceId, people.id, branch, { limit: 10, offset: 0 }).sql);
+      const first = await statements();
+      await t.app.get(RecordQueryService).compile(people, { filter: { job_title: { $contains: 'x' }, score: 3 } });
+      // Plans are cached and statistics grouped by the statement's text: it must not drift.
+      expect(await statements()).toEqual(first);
+    });
+
     it('has the trigram index that serves substring filters at scale', async () => {
       // At this dataset's size the planner rightly reads the attribute's few values through the
       // btree; at 100k people a rare substring goes through this index (libs/records/README.md).

@@ -19,15 +19,18 @@ export interface CompileContext {
   scopeOf(objectKey: string): Promise<AttributeScope | undefined>;
 }
 
-let aliasCounter = 0;
-const nextAlias = (prefix: string) => `${prefix}${++aliasCounter % 1_000_000}`;
-
 /**
  * Compiles the reference API's filter language to one SQL boolean expression over the record
  * alias `r`: every comparison is an EXISTS over current values that the partial indexes of
  * `record_values` serve. Nothing is filtered in memory.
  */
 export class FilterCompiler {
+  /**
+   * Aliases are numbered per compiled query, so the same filter always compiles to the same SQL
+   * text: PostgreSQL can reuse its plan, and statement statistics group one shape of query.
+   */
+  private aliasCount = 0;
+
   /**
    * `inline`: the current value of this (single-valued) attribute is joined to the record as
    * `alias` (a leading sort, see LeadSort); conditions on it in the top-level conjunction then
@@ -37,6 +40,10 @@ export class FilterCompiler {
     private readonly context: CompileContext,
     private readonly inline: { readonly attributeId: string; readonly alias: string } | null = null,
   ) {}
+
+  private nextAlias(prefix: string): string {
+    return `${prefix}${++this.aliasCount}`;
+  }
 
   /** The whole filter of a query (its top level is a conjunction). */
   compileQuery(filter: unknown, scope: AttributeScope): Promise<string> {
@@ -108,7 +115,7 @@ export class FilterCompiler {
       if (key.startsWith('$') || key === 'path' || key === 'constraints') return null;
       const attribute = scope.find(key);
       if (!attribute || isRecordSystemAttribute(attribute)) return null;
-      const parts = this.conditionParts(attribute, item[key], nextAlias('u'));
+      const parts = this.conditionParts(attribute, item[key], this.nextAlias('u'));
       if (parts.notEmpty === false) return null;
       selects.push(`SELECT ${parts.alias}.record_id FROM record_values ${parts.alias} WHERE ${this.currentValueOf(attribute, parts.alias)}${parts.conditions.map((c) => ` AND ${c}`).join('')}`);
     }
@@ -134,7 +141,7 @@ export class FilterCompiler {
       if (parts.notEmpty === false) return parts.conditions.length > 0 ? `NOT (${parts.conditions.join(' AND ')})` : 'FALSE';
       return this.and(parts.conditions);
     }
-    const parts = this.conditionParts(attribute, condition, nextAlias('v'));
+    const parts = this.conditionParts(attribute, condition, this.nextAlias('v'));
     const v = parts.alias;
     const exists = `EXISTS (SELECT 1 FROM record_values ${v} WHERE ${this.currentValueOf(attribute, v)} AND ${v}.record_id = ${recordExpr}${parts.conditions.map((c) => ` AND ${c}`).join('')})`;
     if (parts.notEmpty === false) return parts.conditions.length > 0 ? `(NOT ${exists})` : `NOT ${exists}`;
@@ -280,14 +287,14 @@ export class FilterCompiler {
     if (!nextScope) throw filterError(`path step ${index + 2}: unknown object "${nextObject}"`);
     if (attributeKey === 'parent_record') {
       if (scope.container.kind !== 'list') throw filterError('"parent_record" is only a path step of list entries');
-      const p = nextAlias('p');
+      const p = this.nextAlias('p');
       const inner = await this.pathStep(steps, index + 1, constraints, nextScope, `${p}.id`);
       return `EXISTS (SELECT 1 FROM records ${p} WHERE ${p}.workspace_id = ${params.add(this.context.workspaceId)}::uuid AND ${p}.id = (SELECT e.parent_record_id FROM records e WHERE e.workspace_id = ${p}.workspace_id AND e.id = ${recordExpr}) AND ${p}.container_id = ${params.add(nextScope.container.id)}::uuid AND ${inner})`;
     }
     const attribute = scope.find(attributeKey);
     if (!attribute) throw filterError(`path step ${index + 1}: unknown attribute "${attributeKey}" on "${scope.container.slug}"`);
     if (attribute.type !== 'record-reference') throw filterError(`path step ${index + 1}: "${attribute.slug}" is not a record-reference attribute`);
-    const p = nextAlias('p');
+    const p = this.nextAlias('p');
     const inner = await this.pathStep(steps, index + 1, constraints, nextScope, `${p}.value_ref`);
     return `EXISTS (SELECT 1 FROM record_values ${p} WHERE ${p}.workspace_id = ${params.add(this.context.workspaceId)}::uuid AND ${p}.record_id = ${recordExpr} AND ${p}.attribute_id = ${params.add(attribute.id)}::uuid AND ${p}.active_until IS NULL AND ${p}.value_ref_type = ${params.add(nextScope.container.id)} AND ${inner})`;
   }
