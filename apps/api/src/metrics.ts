@@ -4,6 +4,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 
+/** One labelled series of the request histogram. */
+interface Observer {
+  observe(seconds: number): void;
+}
+
 /** What the pg pool behind TypeORM exposes; read, never changed. */
 interface PoolCounts {
   totalCount: number;
@@ -48,14 +53,28 @@ export class Metrics {
     new Gauge({ name: 'workbase_db_pool_size', help: 'Configured database pool size', registers: [this.registry] }).set(config.dbPoolSize);
   }
 
-  /** Express middleware: times every request and labels it once the route is known. */
+  /**
+   * Express middleware: times every request and labels it once the route is known. The labelled
+   * child of each (method, route, status) is made once and kept: prom-client would otherwise
+   * hash the label set on every observation.
+   */
   httpMiddleware() {
+    const series = new Map<string, Observer>();
+    const seriesOf = (method: string, route: string, status: number): Observer => {
+      const key = `${method} ${status} ${route}`;
+      let child = series.get(key);
+      if (!child) {
+        child = this.requestDuration.labels(method, route, String(status));
+        series.set(key, child);
+      }
+      return child;
+    };
     return (req: Request, res: Response, next: NextFunction) => {
-      const stop = this.requestDuration.startTimer();
+      const started = process.hrtime.bigint();
       res.once('finish', () => {
         const template = (req.route as { path?: string } | undefined)?.path;
         const route = template ? `${req.baseUrl}${template}` : 'unmatched';
-        stop({ method: req.method, route, status: String(res.statusCode) });
+        seriesOf(req.method, route, res.statusCode).observe(Number(process.hrtime.bigint() - started) / 1e9);
       });
       next();
     };
