@@ -6,7 +6,7 @@
  *
  *   npm run bench:self                  (embedded PostgreSQL in a temp dir; or set DATABASE_URL)
  *   BENCH_DURATION=20 BENCH_CONNECTIONS=50 npm run bench:self
- *   BENCH_DURATION=2 BENCH_WARMUP=1 npm run bench:self      (smoke run; prints only, writes no file)
+ *   BENCH_DURATION=2 BENCH_WARMUP=1 BENCH_ROUNDS=1 npm run bench:self      (smoke run)
  *
  * autocannon runs as a child process so that the load generator does not share the servers'
  * event loop (it still shares the machine's cores, as noted in RESULTS.md).
@@ -22,6 +22,7 @@ import { startBenchApp, startBenchEnvironment } from './support';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface Load {
   readonly requestsPerSecond: number;
@@ -113,13 +114,17 @@ async function main(): Promise<void> {
       ['Workbase, rate limits off', `${unlimited.baseUrl}/v2/self`, unlimited.token],
       ['bare express + pg', bare.url, bench.token],
     ] as const;
-    const results: Record<string, Load> = {};
-    for (const [name, target, token] of servers) {
-      await autocannon(target, token, WARMUP);
-      results[name] = await autocannon(target, token, DURATION);
+    // Rounds interleave the servers, and each keeps its median round: load from anything else on
+    // the machine then falls on all three alike instead of on whichever ran at that moment.
+    const rounds: Record<string, Load[]> = Object.fromEntries(servers.map(([name]) => [name, []]));
+    for (const [, target, token] of servers) await autocannon(target, token, WARMUP);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const [name, target, token] of servers) rounds[name].push(await autocannon(target, token, DURATION));
     }
+    const median = (loads: Load[]) => [...loads].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(loads.length / 2)];
+    const results: Record<string, Load> = Object.fromEntries(servers.map(([name]) => [name, median(rounds[name])]));
     const [service, withoutLimits, baseline] = servers.map(([name]) => results[name]);
-    process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up; default configuration except per-token limits raised to 1,000,000/s\n\n`);
+    process.stdout.write(`\nGET /v2/self, ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds of ${DURATION} s after a ${WARMUP} s warm-up; default configuration except per-token limits raised to 1,000,000/s\n\n`);
     process.stdout.write('| server | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---|---|---|---|---|\n');
     for (const [name, load] of Object.entries(results)) {
       process.stdout.write(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50} | ${load.p99} | ${load.non2xx} | ${load.errors} |\n`);

@@ -10,6 +10,7 @@ import { TokenIntrospectionQuery } from './application/token-introspection.query
 import { WorkspaceLookup } from './application/workspace-lookup';
 import { ApiTokenOrmEntity } from './infrastructure/api-token.orm-entity';
 import { ApiTokenRepository } from './infrastructure/api-token.repository';
+import { TokenGrantCache } from './infrastructure/token-grant.cache';
 import { WorkspaceMemberOrmEntity } from './infrastructure/workspace-member.orm-entity';
 import { WorkspaceMemberRepository } from './infrastructure/workspace-member.repository';
 import { WorkspaceOrmEntity } from './infrastructure/workspace.orm-entity';
@@ -36,6 +37,7 @@ const useCases = [
     WorkspaceRepository,
     WorkspaceMemberRepository,
     ApiTokenRepository,
+    TokenGrantCache,
     ...useCases,
     { provide: AccessTokenVerifier, useExisting: TokenIntrospectionQuery },
   ],

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { AccessTokenVerifier, type AuthContext } from '@workbase/shared/http';
 import { hashAccessToken, looksLikeAccessToken } from '../domain/access-token';
 import { ApiTokenRepository, type TokenGrantRow } from '../infrastructure/api-token.repository';
+import { TokenGrantCache } from '../infrastructure/token-grant.cache';
 
 /** RFC 7662 introspection, extended with the workspace fields of the reference API's `/v2/self`. */
 export type Introspection =
@@ -30,6 +31,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 export class TokenIntrospectionQuery implements AccessTokenVerifier {
   constructor(
     private readonly tokens: ApiTokenRepository,
+    private readonly grants: TokenGrantCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,6 +74,7 @@ export class TokenIntrospectionQuery implements AccessTokenVerifier {
 
   private findGrant(token: string): Promise<TokenGrantRow | null> {
     if (!looksLikeAccessToken(token)) return Promise.resolve(null);
-    return this.tokens.findLiveGrantByHash(hashAccessToken(token));
+    const hash = hashAccessToken(token);
+    return this.grants.grantOf(hash, () => this.tokens.findLiveGrantByHash(hash));
   }
 }

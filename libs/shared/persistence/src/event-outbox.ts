@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { TransactionRunner } from './transaction-runner';
 
+/** Notified (at commit) by every transaction that recorded events: new events are committed. */
+export const OUTBOX_CHANNEL = 'workbase_outbox';
+
 /**
  * The transactional outbox: a use case records its events in the same transaction as the change
  * they describe, so an event exists if and only if the change committed. Delivery reads the table.
@@ -27,7 +30,7 @@ export class EventOutbox {
       .manager()
       .query(
         `WITH recorded AS (INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}) ` +
-          `SELECT pg_notify('workbase_outbox', '')`,
+          `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`,
         params,
       );
   }

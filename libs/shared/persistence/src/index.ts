@@ -4,3 +4,5 @@ export * from './transaction-runner';
 export * from './event-outbox';
 export * from './persistence.module';
 export { MIGRATIONS } from './migrations';
+export * from './notification-listener';
+export * from './cache-invalidations';

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CacheInvalidations } from './cache-invalidations';
 import { EventOutbox } from './event-outbox';
 import { TransactionRunner } from './transaction-runner';
 
@@ -16,6 +17,7 @@ export interface PersistenceOptions {
 @Module({})
 export class PersistenceModule {
   static forRoot(options: PersistenceOptions): DynamicModule {
+    const invalidations = new CacheInvalidations(options.url);
     return {
       module: PersistenceModule,
       imports: [
@@ -28,11 +30,15 @@ export class PersistenceModule {
           poolSize: options.poolSize ?? 10,
           // READ COMMITTED is what every transaction relies on; pinning it per connection (whatever
           // the server's default) lets TransactionRunner skip a SET TRANSACTION per write.
-          extra: { application_name: 'workbase', options: '-c default_transaction_isolation=read\\ committed' },
+          extra: {
+            application_name: 'workbase',
+            options: '-c default_transaction_isolation=read\\ committed',
+            onConnect: invalidations.listenOnPooledConnection,
+          },
         }),
       ],
-      providers: [TransactionRunner, EventOutbox],
-      exports: [TransactionRunner, EventOutbox],
+      providers: [TransactionRunner, EventOutbox, { provide: CacheInvalidations, useValue: invalidations }],
+      exports: [TransactionRunner, EventOutbox, CacheInvalidations],
     };
   }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
-import { DeliveryQueue } from '../infrastructure/delivery-queue';
+import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
+import { DeliveryQueue, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
 import { DeliveryStore } from '../infrastructure/delivery-store';
-import { JOBS_CHANNEL, NotificationListener, OUTBOX_CHANNEL } from '../infrastructure/notification-listener';
 import { DeliveryAttempts } from './delivery-attempts';
 import { FanOut } from './fan-out';
 
@@ -72,6 +72,7 @@ export class WebhookWorker implements OnModuleDestroy {
     });
     this.listener = new NotificationListener({
       connectionString: options.url,
+      applicationName: 'workbase-webhooks-listener',
       channels: [OUTBOX_CHANNEL, JOBS_CHANNEL],
       onNotification: (channel) => (channel === JOBS_CHANNEL ? queue.wake() : this.requestFanOut()),
       onConnected: () => {

@@ -1,7 +1,9 @@
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { JOBS_CHANNEL } from './notification-listener';
 import { rowsOf } from './sql-rows';
+
+/** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
+export const JOBS_CHANNEL = 'workbase_webhook_jobs';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
 

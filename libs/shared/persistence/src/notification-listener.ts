@@ -1,18 +1,17 @@
 import { Client } from 'pg';
 
-/** Written (in the writing transaction) by `EventOutbox.record`: new events are committed. */
-export const OUTBOX_CHANNEL = 'workbase_outbox';
-/** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
-export const JOBS_CHANNEL = 'workbase_webhook_jobs';
-
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 10_000;
 
 export interface NotificationListenerOptions {
   readonly connectionString: string;
+  /** Names the session in pg_stat_activity. */
+  readonly applicationName: string;
   readonly channels: readonly string[];
   /** Called for every notification received (bursts are the caller's to coalesce). */
-  readonly onNotification: (channel: string) => void;
+  readonly onNotification: (channel: string, payload: string) => void;
+  /** Called when the connection is lost, before the reconnect is scheduled. */
+  readonly onDisconnected?: () => void;
   /** Called each time the connection is (re)established: notifications sent before it were missed. */
   readonly onConnected: () => void;
   readonly onError: (message: string) => void;
@@ -21,8 +20,8 @@ export interface NotificationListenerOptions {
 /**
  * One dedicated PostgreSQL connection (not from the pool: a LISTEN belongs to its session, and a
  * pooled connection would be handed to other queries) that LISTENs on a few channels. A dropped
- * connection is re-opened with exponential backoff (0.1 s doubling up to 10 s); the caller keeps
- * polling meanwhile, so a lost or missed notification only costs latency.
+ * connection is re-opened with exponential backoff (0.1 s doubling up to 10 s); notifications
+ * sent while it was down are lost, which `onConnected` tells the caller after every reconnect.
  */
 export class NotificationListener {
   private client: Client | null = null;
@@ -63,7 +62,7 @@ export class NotificationListener {
   }
 
   private async open(): Promise<void> {
-    const client = new Client({ connectionString: this.options.connectionString, application_name: 'workbase-webhooks-listener', keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const client = new Client({ connectionString: this.options.connectionString, application_name: this.options.applicationName, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
@@ -71,12 +70,13 @@ export class NotificationListener {
       if (this.client === client) this.client = null;
       void client.end().catch(() => undefined);
       if (this.stopped) return;
+      this.options.onDisconnected?.();
       this.options.onError(`listening connection lost${error ? `: ${error.message}` : ''}; reconnecting in ${this.retryMs} ms`);
       this.scheduleReconnect();
     };
     client.on('error', onLost);
     client.on('end', () => onLost());
-    client.on('notification', (message) => this.options.onNotification(message.channel));
+    client.on('notification', (message) => this.options.onNotification(message.channel, message.payload ?? ''));
     try {
       await client.connect();
       for (const channel of this.options.channels) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);

@@ -1,0 +1,99 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { RevokeTokenUseCase } from '@workbase/access';
+import { createLogger } from '@workbase/shared/http';
+import { CacheInvalidations } from '@workbase/shared/persistence';
+import { Client } from 'pg';
+import request from 'supertest';
+import { createApp } from '../../apps/api/src/app.factory';
+import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+
+/**
+ * Token grants are cached per process and dropped, in every process, when tokens, members or
+ * workspaces change. Two apps on one database stand for two replicas: each has its own pool,
+ * cache and listening connection. `/v2/self` is answered by each app's own introspection.
+ */
+describe('token grant cache across replicas', () => {
+  let t: TestApp;
+  let replica: NestExpressApplication;
+  let ws: TestWorkspace;
+  let pg: Client;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    replica = await createApp(t.config, t.database.url, createLogger('silent'));
+    ws = await t.createWorkspace();
+    pg = new Client({ connectionString: t.database.url });
+    await pg.connect();
+  });
+  afterAll(async () => {
+    await pg.end();
+    await replica.close();
+    await t.close();
+  });
+
+  const selfOn = async (app: NestExpressApplication, token: string) =>
+    (await request(app.getHttpServer()).get('/v2/self').set('Authorization', `Bearer ${token}`).expect(200)).body as { active: boolean };
+
+  /** Polls `check` every 20 ms until it holds, for at most `ms`; returns how long it took. */
+  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return Date.now() - started;
+  }
+
+  it('refuses a token revoked through one replica on the other within a second', async () => {
+    const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);
+    expect((await selfOn(replica, token)).active).toBe(true);
+    expect(await t.app.get(RevokeTokenUseCase).execute(token)).toBe(true);
+    expect(await within(1000, async () => !(await selfOn(replica, token)).active)).toBeLessThan(1000);
+  });
+
+  it('refuses the tokens of a member suspended through one replica on the other within a second', async () => {
+    const memberId = await t.createMember(ws.workspaceId, `m-${Date.now()}@example.com`);
+    const token = await t.tokenFor(ws.workspaceId, ['record_permission:read'], { memberId });
+    expect((await selfOn(replica, token)).active).toBe(true);
+    await pg.query(`UPDATE workspace_members SET state = 'suspended' WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, memberId]);
+    await within(1000, async () => !(await selfOn(replica, token)).active);
+  });
+
+  it('never answers from a grant its own process just revoked', async () => {
+    // The revoking COMMIT returns only after this process's pooled session received the notice,
+    // so the next request cannot race the dedicated connection's delivery. To show that it does
+    // not rely on that delivery, the dedicated sessions are frozen (SIGSTOP; the server runs on
+    // this machine in the test setups) while the process revokes and asks again.
+    const listeners = (await pg.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations'`)).rows.map((row: { pid: number }) => row.pid);
+    expect(listeners.length).toBeGreaterThanOrEqual(2);
+    const tokens = await Promise.all(Array.from({ length: 10 }, () => t.tokenFor(ws.workspaceId, ['record_permission:read'])));
+    for (const token of tokens) expect((await selfOn(t.app, token)).active).toBe(true);
+    for (const pid of listeners) process.kill(pid, 'SIGSTOP');
+    try {
+      for (const token of tokens) {
+        expect(await t.app.get(RevokeTokenUseCase).execute(token)).toBe(true);
+        expect((await selfOn(t.app, token)).active).toBe(false);
+      }
+    } finally {
+      for (const pid of listeners) process.kill(pid, 'SIGCONT');
+    }
+  });
+  it('serves grants from memory, trusts none while its listening connection is down, and empties the cache', async () => {
+    const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);
+    expect((await selfOn(replica, token)).active).toBe(true);
+    await pg.query('ALTER TABLE api_tokens DISABLE TRIGGER api_tokens_invalidate_auth');
+    try {
+      await pg.query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = sha256($1::bytea)`, [Buffer.from(token)]);
+      // Revoked without a notice: no lookup happens, the replica answers from its cache.
+      expect((await selfOn(replica, token)).active).toBe(true);
+      await pg.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations'`);
+      await within(2000, async () => !replica.get(CacheInvalidations).isLive);
+      expect((await selfOn(replica, token)).active).toBe(false);
+      // Back, with an empty cache: the revocation it was never told of is seen.
+      await within(5000, async () => replica.get(CacheInvalidations).isLive);
+      expect((await selfOn(replica, token)).active).toBe(false);
+    } finally {
+      await pg.query('ALTER TABLE api_tokens ENABLE TRIGGER api_tokens_invalidate_auth');
+    }
+  });
+});
