@@ -6,3 +6,4 @@ export * from './persistence.module';
 export { MIGRATIONS } from './migrations';
 export * from './notification-listener';
 export * from './cache-invalidations';
+export * from './change-aware-cache';
