@@ -8,7 +8,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * `auth` covers what a token lookup reads: tokens, members (state, access level) and workspaces.
  * Inserts need no notice there: only live grants are cached, never the absence of one.
+ * `schema` covers what a container lookup reads: objects, lists and attributes, inserts included
+ * (a new attribute must be writable at once everywhere).
  */
+const SCHEMA_TABLES = ['objects', 'lists', 'attributes'];
+
 export class CacheInvalidationTriggers1764700000000 implements MigrationInterface {
   name = 'CacheInvalidationTriggers1764700000000';
 
@@ -27,9 +31,15 @@ export class CacheInvalidationTriggers1764700000000 implements MigrationInterfac
         CREATE TRIGGER ${table}_invalidate_auth AFTER UPDATE OR DELETE ON ${table}
         FOR EACH ROW EXECUTE FUNCTION workbase_notify_invalidation('auth', '${column}')`);
     }
+    for (const table of SCHEMA_TABLES) {
+      await db.query(`
+        CREATE TRIGGER ${table}_invalidate_schema AFTER INSERT OR UPDATE OR DELETE ON ${table}
+        FOR EACH ROW EXECUTE FUNCTION workbase_notify_invalidation('schema', 'workspace_id')`);
+    }
   }
 
   async down(db: QueryRunner): Promise<void> {
+    for (const table of SCHEMA_TABLES) await db.query(`DROP TRIGGER ${table}_invalidate_schema ON ${table}`);
     for (const table of ['api_tokens', 'workspace_members', 'workspaces']) await db.query(`DROP TRIGGER ${table}_invalidate_auth ON ${table}`);
     await db.query(`DROP FUNCTION workbase_notify_invalidation()`);
   }

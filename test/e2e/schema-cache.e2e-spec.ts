@@ -1,0 +1,79 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createLogger } from '@workbase/shared/http';
+import request from 'supertest';
+import { createApp } from '../../apps/api/src/app.factory';
+import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+
+/**
+ * Containers and their attributes are cached per process; a schema change made through one app
+ * (a replica) must be seen by the other at once. Each test first makes the replica cache the
+ * schema, then changes it through the first app.
+ */
+describe('schema cache across replicas', () => {
+  let t: TestApp;
+  let replica: NestExpressApplication;
+  let ws: TestWorkspace;
+  const as = () => ({ Authorization: `Bearer ${ws.token}` });
+  const onReplica = () => request(replica.getHttpServer());
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    replica = await createApp(t.config, t.database.url, createLogger('silent'));
+    ws = await t.createWorkspace();
+  });
+  afterAll(async () => {
+    await replica.close();
+    await t.close();
+  });
+
+  const warmReplica = async (object: string) => onReplica().post(`/v2/objects/${object}/records/query`).set(as()).send({ limit: 1 }).expect(200);
+
+  it('writes a new attribute through the other replica right after it was created', async () => {
+    await warmReplica('companies');
+    await t.http().post('/v2/objects/companies/attributes').set(as())
+      .send({ data: { title: 'Tier', api_slug: 'tier', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+    const created = await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'Acme', tier: 'gold' } } });
+    expect(created.status).toBe(200);
+    expect(created.body.data.values.tier[0].value).toBe('gold');
+  });
+
+  it('refuses an attribute archived through the other replica, and a removed requirement is lifted', async () => {
+    await t.http().post('/v2/objects/companies/attributes').set(as())
+      .send({ data: { title: 'Region', api_slug: 'region', type: 'text', is_required: true, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+    await warmReplica('companies');
+    await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'No region' } } }).expect(400);
+    await t.http().patch('/v2/objects/companies/attributes/region').set(as()).send({ data: { is_required: false } }).expect(200);
+    await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'No region' } } }).expect(200);
+    await t.http().patch('/v2/objects/companies/attributes/tier').set(as()).send({ data: { is_archived: true } }).expect(200);
+    const refused = await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'Late', tier: 'silver' } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/tier/);
+  });
+
+  it('refuses an archived select option on the other replica', async () => {
+    await t.http().post('/v2/objects/companies/attributes').set(as())
+      .send({ data: { title: 'Stage', api_slug: 'stage', type: 'select', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+    const option = (await t.http().post('/v2/objects/companies/attributes/stage/options').set(as()).send({ data: { title: 'Lead' } }).expect(200)).body.data;
+    await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'S1', stage: 'Lead' } } }).expect(200);
+    await t.http().patch(`/v2/objects/companies/attributes/stage/options/${option.id.option_id}`).set(as()).send({ data: { is_archived: true } }).expect(200);
+    await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'S2', stage: 'Lead' } } }).expect(400);
+  });
+
+  it('follows an object renamed through the other replica: the old slug is gone, the new one answers', async () => {
+    const object = (await t.http().post('/v2/objects').set(as()).send({ data: { api_slug: 'gadgets', singular_noun: 'Gadget', plural_noun: 'Gadgets' } }).expect(200)).body.data;
+    await warmReplica('gadgets');
+    await warmReplica(object.id.object_id);
+    await t.http().patch('/v2/objects/gadgets').set(as()).send({ data: { api_slug: 'widgets' } }).expect(200);
+    await onReplica().post('/v2/objects/gadgets/records/query').set(as()).send({}).expect(404);
+    const byId = await onReplica().post(`/v2/objects/${object.id.object_id}/records/query`).set(as()).send({}).expect(200);
+    expect(byId.body.data).toEqual([]);
+    await onReplica().post('/v2/objects/widgets/records/query').set(as()).send({}).expect(200);
+  });
+
+  it('keeps each workspace to its own schema', async () => {
+    const other = await t.createWorkspace();
+    await onReplica().post('/v2/objects/companies/records/query').set({ Authorization: `Bearer ${other.token}` }).send({}).expect(200);
+    const refused = await onReplica().post('/v2/objects/companies/records').set({ Authorization: `Bearer ${other.token}` }).send({ data: { values: { name: 'X', tier: 'gold' } } });
+    expect(refused.status).toBe(400);
+  });
+});
