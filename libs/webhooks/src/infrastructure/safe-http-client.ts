@@ -20,8 +20,6 @@ export type HostResolver = (hostname: string) => Promise<ReadonlyArray<{ address
 export const systemResolver: HostResolver = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, found) => (error ? reject(error) : resolve(found))));
 
-export class TargetRefusedError extends Error {}
-
 export interface PublicUrlOptions extends TargetPolicy {
   /** Defaults to the system resolver. */
   readonly resolve?: HostResolver;
@@ -56,10 +54,13 @@ async function refusalForHost(host: string, policy: TargetPolicy, resolve: HostR
 const keepAlive = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
 
 /**
- * Outgoing HTTP under the SSRF policy. Address literals are checked before anything is sent;
- * names are resolved through a guarded `lookup` that refuses the whole answer when any address
- * is not allowed, so the socket only ever connects to an address that was just checked (no window
- * for DNS rebinding between the check and the connection).
+ * Outgoing HTTP under the SSRF policy. The host is resolved (or read as a literal) and every
+ * address checked before any socket exists; the whole answer is refused when any address is not
+ * allowed, and the socket's `lookup` hands back exactly the checked addresses, so it only ever
+ * connects to an address that was just checked (no window for DNS rebinding between the check
+ * and the connection). Refused targets never enter the keep-alive pool: node's agent, after
+ * sockets failed in `lookup`, was seen to create a later request's socket with an earlier
+ * request's options.
  */
 export class SafeHttpClient {
   constructor(
@@ -72,22 +73,25 @@ export class SafeHttpClient {
     return checkPublicUrl(raw, { ...this.policy, resolve: this.resolve });
   }
 
-  private lookup(): LookupFunction {
-    return (hostname, options, callback) => {
-      const fail = (error: Error) => callback(error, options.all ? [] : '', 4);
-      this.resolve(hostname).then(
-        (addresses) => {
-          for (const entry of addresses) {
-            const refusal = refusalFor(entry.address, this.policy);
-            if (refusal) return fail(new TargetRefusedError(`target refused: ${hostname} resolves to ${refusal}`));
-          }
-          if (addresses.length === 0) return fail(new Error(`no address for ${hostname}`));
-          if (options.all) return (callback as unknown as (e: null, a: ReadonlyArray<{ address: string; family: number }>) => void)(null, addresses);
-          return callback(null, addresses[0].address, addresses[0].family);
-        },
-        (error: Error) => fail(error),
-      );
-    };
+  /**
+   * The addresses to connect to: those of an allowed literal, or every address the name resolves
+   * to when all are allowed; else why not. Resolved before any socket exists, so a refused target
+   * never reaches the connection pool.
+   */
+  private async addressesFor(host: string): Promise<{ addresses: ReadonlyArray<{ address: string; family: number }> } | { refusal: string } | { failure: string }> {
+    const literal = parseAddress(host);
+    if (literal) {
+      const refusal = refusalFor(host, this.policy);
+      return refusal ? { refusal: `target refused: ${refusal}` } : { addresses: [{ address: literal.toString(), family: literal.kind() === 'ipv6' ? 6 : 4 }] };
+    }
+    const addresses = await this.resolve(host).catch((error: NodeJS.ErrnoException) => error);
+    if (addresses instanceof Error) return { failure: `${addresses.code ?? 'error'}: could not resolve ${host}: ${addresses.message}` };
+    if (addresses.length === 0) return { failure: `no address for ${host}` };
+    for (const entry of addresses) {
+      const refusal = refusalFor(entry.address, this.policy);
+      if (refusal) return { refusal: `target refused: ${host} resolves to ${refusal}` };
+    }
+    return { addresses };
   }
 
   /**
@@ -111,10 +115,32 @@ export class SafeHttpClient {
       return Promise.resolve(done(null, 'invalid target URL', undefined, true));
     }
     const host = bareHost(url);
-    if (parseAddress(host)) {
-      const refusal = refusalFor(host, this.policy);
-      if (refusal) return Promise.resolve(done(null, `target refused: ${refusal}`, undefined, true));
-    }
+    let resolveTimer: NodeJS.Timeout | undefined;
+    const resolveTimeout = new Promise<{ failure: string }>((resolve) => {
+      resolveTimer = setTimeout(() => resolve({ failure: `timeout after ${timeoutMs} ms (resolving ${host})` }), timeoutMs);
+    });
+    return Promise.race([this.addressesFor(host), resolveTimeout]).then((checked) => {
+      clearTimeout(resolveTimer);
+      if ('refusal' in checked) return done(null, checked.refusal, undefined, true);
+      if ('failure' in checked) return done(null, checked.failure);
+      // What is left of the timeout after resolving bounds the request.
+      return this.send(url, checked.addresses, body, headers, { remainingMs: Math.max(1, timeoutMs - (performance.now() - started)), timeoutMs }, done);
+    });
+  }
+
+  private send(
+    url: URL,
+    addresses: ReadonlyArray<{ address: string; family: number }>,
+    body: string,
+    headers: Record<string, string>,
+    { remainingMs, timeoutMs }: { remainingMs: number; timeoutMs: number },
+    done: (statusCode: number | null, error: string | null, retryAfter?: string) => PostResult,
+  ): Promise<PostResult> {
+    // The socket connects only to the addresses just checked: no second lookup, no rebinding window.
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if (options.all) return (callback as unknown as (e: null, a: ReadonlyArray<{ address: string; family: number }>) => void)(null, addresses);
+      return callback(null, addresses[0].address, addresses[0].family);
+    };
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<PostResult>((resolve) => {
       let settled = false;
@@ -129,7 +155,7 @@ export class SafeHttpClient {
         {
           method: 'POST',
           agent: url.protocol === 'https:' ? keepAlive.https : keepAlive.http,
-          lookup: this.lookup(),
+          lookup,
           headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Workbase-Webhooks/1.0' },
         },
         (response) => {
@@ -141,11 +167,8 @@ export class SafeHttpClient {
       const timer = setTimeout(() => {
         finish(done(null, `timeout after ${timeoutMs} ms`));
         request.destroy();
-      }, timeoutMs);
-      request.on('error', (error: NodeJS.ErrnoException) => {
-        if (error instanceof TargetRefusedError) return finish(done(null, error.message, undefined, true));
-        finish(done(null, `${error.code ?? 'error'}: ${error.message}`));
-      });
+      }, remainingMs);
+      request.on('error', (error: NodeJS.ErrnoException) => finish(done(null, `${error.code ?? 'error'}: ${error.message}`)));
       request.end(body);
     });
   }
