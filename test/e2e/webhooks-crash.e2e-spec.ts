@@ -49,7 +49,7 @@ describe('webhook worker crash (e2e)', () => {
       }
       return { status: 200 };
     });
-    await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
+    const hook = await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
     const members: string[] = [];
     for (let i = 0; i < 10; i++) members.push(await createMemberEvent(t, ws.workspaceId));
     await waitFor(() => rx.requests.length >= 1, 60_000, 'the first request');
@@ -63,6 +63,16 @@ describe('webhook worker crash (e2e)', () => {
     const accepted = new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id));
     expect(accepted).toEqual(new Set(members));
     expect(rx.accepted.some((r) => r.headers['webhook-id'] === inFlightId)).toBe(true);
+
+    // The attempt the crash cut short was written as started before its request went out: the log
+    // shows it as interrupted, followed by the attempt that delivered it.
+    const log = await t.http().get(`/v2/webhooks/${hook.id}/deliveries?limit=100`).set('Authorization', `Bearer ${ws.token}`);
+    const inFlight = log.body.data.find((d: { id: { delivery_id: string } }) => d.id.delivery_id === inFlightId);
+    expect(inFlight).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    expect(inFlight.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['interrupted', 'succeeded']);
+    expect(inFlight.attempts[0]).toMatchObject({ trigger: 'automatic', succeeded: false, duration_ms: null, status_code: null, error: expect.stringMatching(/^interrupted: /) });
+    const others = log.body.data.filter((d: { id: { delivery_id: string } }) => d.id.delivery_id !== inFlightId);
+    expect(others.flatMap((d: { attempts: Array<{ outcome: string }> }) => d.attempts.map((a) => a.outcome)).every((o: string) => o === 'succeeded')).toBe(true);
     restarted.kill('SIGTERM');
     await new Promise<void>((resolve) => (restarted.exitCode !== null ? resolve() : restarted.once('exit', () => resolve())));
     expect(restarted.exitCode === 0 || restarted.signalCode === 'SIGTERM').toBe(true);

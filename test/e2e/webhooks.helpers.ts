@@ -10,7 +10,8 @@ import type { TestApp } from '../support/test-app';
 
 /**
  * Fast delivery settings: retries in fractions of a second (21 attempts over ~10 s, so a receiver
- * failing half the time loses an event with odds of 2^-21), quick crash recovery.
+ * failing half the time loses an event with odds of 2^-21), quick crash recovery, circuits that
+ * probe again within a second.
  */
 export const FAST_WEBHOOK_ENV: Record<string, string> = {
   WEBHOOK_RETRY_SCHEDULE: ['0.2', '0.3', ...Array.from({ length: 18 }, () => '0.5')].join(','),
@@ -20,6 +21,9 @@ export const FAST_WEBHOOK_ENV: Record<string, string> = {
   WEBHOOK_MAINTENANCE_INTERVAL_SECONDS: '1',
   WEBHOOK_DEGRADED_AFTER_FAILURES: '3',
   WEBHOOK_RATE_LIMIT_PER_SECOND: '1000',
+  // A failing receiver's circuit opens after 5 failures in a row and is probed again soon.
+  WEBHOOK_CIRCUIT_OPEN_MS: '300',
+  WEBHOOK_CIRCUIT_MAX_OPEN_MS: '1000',
 };
 
 export interface ReceivedRequest {

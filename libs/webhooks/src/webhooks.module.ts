@@ -7,12 +7,15 @@ import { TargetValidator } from './application/target-validator';
 import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from './application/webhook-commands';
 import { WebhookWorker } from './application/webhook-worker';
 import { DeliveryStore } from './infrastructure/delivery-store';
+import { SafeHttpClient } from './infrastructure/safe-http-client';
 import { WebhookRepository } from './infrastructure/webhook.repository';
 import { WebhooksController } from './interface/http/webhooks.controller';
 
 const providers = [
   // Signing secrets are sealed at rest under SECRETS_KEY (stored as given when it is unset).
   { provide: SecretBox, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(config.secretsKey) },
+  // Outgoing HTTP under the SSRF policy (the system resolver; tests construct their own).
+  { provide: SafeHttpClient, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SafeHttpClient({ allowPrivateTargets: config.webhookAllowPrivateTargets }) },
   WebhookRepository,
   DeliveryStore,
   TargetValidator,

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       sql: { statementTimeoutMs: 30_000, maxRows: 10_000 },
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
+    expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
     expect(config.cursorSecret.length).toBeGreaterThanOrEqual(32);
   });
 
@@ -30,6 +31,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_READS_PER_SECOND: '7',
       RUN_WORKER: 'no',
       WEBHOOK_RETRY_SCHEDULE: ' 1, 2.5 ,60',
+      WEBHOOK_MAX_IN_FLIGHT_PER_TARGET: '2',
+      WEBHOOK_CIRCUIT_OPEN_MS: '500',
       CURSOR_SECRET: 'x'.repeat(32),
       SECRETS_KEY: 'ab'.repeat(32),
     });
@@ -44,6 +47,7 @@ describe('loadConfig', () => {
       cursorSecret: 'x'.repeat(32),
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2.5, 60]);
+    expect(config.webhooks).toMatchObject({ maxInFlightPerTarget: 2, circuitOpenMs: 500, circuitMaxOpenMs: 600_000 });
   });
 
   it.each([
@@ -54,6 +58,8 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_STORE', 'redis', /RATE_LIMIT_STORE/],
     ['RATE_LIMIT_WRITES_PER_SECOND', '0', /RATE_LIMIT_WRITES_PER_SECOND/],
     ['WEBHOOK_RETRY_SCHEDULE', '5,soon', /WEBHOOK_RETRY_SCHEDULE: must be a comma-separated list of seconds/],
+    ['WEBHOOK_MAX_IN_FLIGHT_PER_TARGET', '0', /WEBHOOK_MAX_IN_FLIGHT_PER_TARGET/],
+    ['WEBHOOK_CIRCUIT_OPEN_MS', '5', /WEBHOOK_CIRCUIT_OPEN_MS/],
     ['CURSOR_SECRET', 'short', /CURSOR_SECRET: must be at least 32 characters/],
     ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {

@@ -85,8 +85,24 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(10)
   WEBHOOK_FANOUT_INTERVAL_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  /** Delivery slots per worker process: each runs one attempt at a time. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256)
   WEBHOOK_WORKER_CONCURRENCY?: number;
+
+  /** Attempts in flight to one target at once, across every worker. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256)
+  WEBHOOK_MAX_IN_FLIGHT_PER_TARGET?: number;
+
+  /** Failed attempts in a row after which a target's circuit opens. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  WEBHOOK_CIRCUIT_FAILURES?: number;
+
+  /** How long a circuit stays open before its first probe (doubles after each failed probe). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  WEBHOOK_CIRCUIT_OPEN_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  WEBHOOK_CIRCUIT_MAX_OPEN_MS?: number;
 
   /** 32-byte key (64 hex or base64 characters) that encrypts stored webhook signing secrets. */
   @IsOptional() @IsString() @Matches(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/, { message: 'must be 32 bytes: 64 hex characters or 43-44 base64 characters' })
@@ -155,7 +171,15 @@ export interface WebhookDeliveryConfig {
   readonly jobExpireSeconds: number;
   readonly maintenanceIntervalSeconds: number;
   readonly fanOutIntervalMs: number;
+  /** Delivery slots per process (each one attempt at a time). */
   readonly workerConcurrency: number;
+  /** Attempts in flight to one target at once, across workers. */
+  readonly maxInFlightPerTarget: number;
+  /** A target's circuit opens after this many failed attempts in a row... */
+  readonly circuitFailures: number;
+  /** ...for this long, doubling after each failed probe up to `circuitMaxOpenMs`. */
+  readonly circuitOpenMs: number;
+  readonly circuitMaxOpenMs: number;
 }
 
 /** Standard-Webhooks-like: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (~75.5 h). */
@@ -202,7 +226,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       jobExpireSeconds: parsed.WEBHOOK_JOB_EXPIRE_SECONDS ?? 120,
       maintenanceIntervalSeconds: parsed.WEBHOOK_MAINTENANCE_INTERVAL_SECONDS ?? 30,
       fanOutIntervalMs: parsed.WEBHOOK_FANOUT_INTERVAL_MS ?? 250,
-      workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 4,
+      workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 16,
+      maxInFlightPerTarget: parsed.WEBHOOK_MAX_IN_FLIGHT_PER_TARGET ?? 4,
+      circuitFailures: parsed.WEBHOOK_CIRCUIT_FAILURES ?? 5,
+      circuitOpenMs: parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000,
+      circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 600_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000),
     },
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     metricsToken: parsed.METRICS_TOKEN || null,

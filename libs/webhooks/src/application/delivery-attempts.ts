@@ -5,123 +5,197 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { rateTargetKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
-import type { TargetPolicy } from '../domain/target-policy';
 import type { DeliveryJob, DeliveryQueue } from '../infrastructure/delivery-queue';
-import { type AttemptRecord, DeliveryStore, type DeliveryToAttempt } from '../infrastructure/delivery-store';
-import { postJson } from '../infrastructure/safe-http-client';
+import { type AttemptRecord, DeliveryStore, type DeliveryToAttempt, type StartedAttempt, type WaitingReason } from '../infrastructure/delivery-store';
+import { SafeHttpClient } from '../infrastructure/safe-http-client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Longest a job waits in-process for a rate-limit token before it is rescheduled instead. */
-const MAX_INLINE_WAIT_SECONDS = 1;
+/** Past the attempt timeout, how long an unfinished attempt still counts as in flight (bookkeeping time). */
+const LEASE_SLACK_SECONDS = 5;
+/** Longest wait of a job for a target whose attempts are all in flight (the waits back off up to it). */
+const MAX_BUSY_WAIT_SECONDS = 30;
+/** Jobs that wait for an open circuit wake spread over up to this long after the probe is due. */
+const MAX_CIRCUIT_SPREAD_SECONDS = 30;
+
+type Outcome = AttemptRecord & { readonly retryAfter: string | undefined; readonly refused: boolean };
+type Gate = { readonly wait: { reason: WaitingReason; seconds: number } } | { readonly started: StartedAttempt; readonly probe: boolean } | { readonly done: true };
 
 /**
- * One HTTP attempt of a delivery: rate limit, sign, POST, then record the outcome, move the
- * endpoint's health and schedule the next attempt, all in one transaction. Jobs are at-least-once:
- * a job that finds its attempt already recorded does nothing.
+ * One HTTP attempt of a delivery. Before anything is sent, under a per-target lock and in one
+ * transaction: the target's circuit (open: wait for the probe; due: this attempt is the probe), its
+ * attempts in flight (at the cap: wait), a rate-limit token (none: wait), and the attempt row
+ * written as started. A job that must wait is re-queued for later and its slot freed at once.
+ * After the request: the outcome, the webhook's health, the target's circuit, the next attempt
+ * and the job's completion commit together. Jobs are at-least-once: a job whose attempt was
+ * already recorded does nothing.
  */
 @Injectable()
 export class DeliveryAttempts {
-  private readonly policy: TargetPolicy;
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
     private readonly store: DeliveryStore,
-  ) {
-    this.policy = { allowPrivateTargets: config.webhookAllowPrivateTargets };
+    private readonly http: SafeHttpClient,
+  ) {}
+
+  private get leaseSeconds(): number {
+    return this.config.webhooks.deliveryTimeoutMs / 1000 + LEASE_SLACK_SECONDS;
   }
 
-  async attempt(queue: DeliveryQueue, job: DeliveryJob): Promise<void> {
-    const delivery = await this.store.findForAttempt(job.workspaceId, job.deliveryId);
-    if (!delivery || delivery.status !== 'pending' || delivery.attempts >= job.attempt) return;
-    if (delivery.webhook_status === 'inactive') {
-      await this.store.cancel(job.workspaceId, job.deliveryId, 'webhook is inactive');
-      return;
-    }
-    const wait = await this.waitForToken(delivery);
-    if (wait > 0) {
-      // Not this target's turn yet: the same attempt again later, without holding a worker slot.
-      await this.transactions.run((manager) => queue.enqueue(manager, [{ data: job, startAfterSeconds: wait + Math.random() * 0.05 }]));
-      return;
-    }
-    const record = await this.send(delivery, 'automatic');
-    const { webhooks } = this.config;
-    await this.transactions.run(async (manager) => {
-      let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
-      let delay: number | null = null;
-      if (!record.succeeded) {
-        const endpoint = await this.store.markEndpointFailure(job.workspaceId, delivery.webhook_id, {
-          degradedAfterFailures: webhooks.degradedAfterFailures,
-          inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
-          gone: record.statusCode === 410,
-        });
-        const retryAfter = record.statusCode === 429 || record.statusCode === 503 ? parseRetryAfter(record.retryAfter) : null;
-        delay = endpoint === 'inactive' ? null : nextAttemptDelaySeconds(webhooks.retryScheduleSeconds, job.attempt, retryAfter);
-        status = delay === null ? 'failed' : 'pending';
+  /**
+   * Runs one job. `wakeIn(seconds)` is told when the job was re-queued to wait, so that the
+   * process looks for it again in time without waiting for its poll.
+   */
+  async attempt(queue: DeliveryQueue, job: { id: string; data: DeliveryJob }, wakeIn: (seconds: number) => void = () => undefined): Promise<void> {
+    const { data } = job;
+    const delivery = await this.store.findForAttempt(data.workspaceId, data.deliveryId);
+    const gate = await this.transactions.run(async (manager): Promise<Gate> => {
+      if (!delivery || delivery.status !== 'pending' || delivery.attempts >= data.attempt) {
+        await queue.complete(manager, job.id);
+        return { done: true };
       }
-      const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay * 1000);
-      const recorded = await this.store.recordAutomaticAttempt(job.workspaceId, job.deliveryId, job.attempt, record, { status, nextAttemptAt });
-      if (!recorded) {
-        // Another worker recorded this attempt meanwhile: undo our health change too.
-        throw new StaleAttempt();
+      if (delivery.webhook_status === 'inactive') {
+        await this.store.cancel(data.workspaceId, data.deliveryId, 'webhook is inactive');
+        await queue.complete(manager, job.id);
+        return { done: true };
       }
-      if (record.succeeded) await this.store.markEndpointHealthy(job.workspaceId, delivery.webhook_id);
-      if (delay !== null) {
-        await queue.enqueue(manager, [{ data: { ...job, attempt: job.attempt + 1 }, startAfterSeconds: delay }]);
+      const target = rateTargetKey(delivery.target_url);
+      await this.store.lockTarget(target);
+      await this.store.markInterruptedAttempts(data.workspaceId, data.deliveryId);
+      const ready = await this.readiness(target, data.deferrals ?? 0);
+      if ('reason' in ready) {
+        await this.store.markWaiting(data.workspaceId, data.deliveryId, ready.reason, ready.seconds);
+        await queue.enqueue(manager, [{ data: { ...data, deferrals: (data.deferrals ?? 0) + 1 }, startAfterSeconds: ready.seconds }]);
+        await queue.complete(manager, job.id);
+        return { wait: ready };
       }
-    }).catch((error: unknown) => {
-      if (!(error instanceof StaleAttempt)) throw error;
+      if (ready.probe) await this.store.claimProbe(target);
+      return { started: await this.store.startAttempt(data.workspaceId, data.deliveryId, 'automatic', target, this.leaseSeconds), probe: ready.probe };
     });
+    if ('done' in gate) return;
+    if ('wait' in gate) {
+      wakeIn(gate.wait.seconds);
+      return;
+    }
+    const outcome = await this.send(delivery!, new Date());
+    await this.finish(queue, job, delivery!, gate.started, gate.probe, outcome);
+  }
+
+  /**
+   * Whether an attempt may start on the target now (and whether it is the circuit's probe), or
+   * why and how long it waits. Called under the target's lock; takes a rate-limit token when it
+   * says go.
+   */
+  private async readiness(target: Buffer, deferrals: number): Promise<{ probe: boolean } | { reason: WaitingReason; seconds: number }> {
+    const { maxInFlightPerTarget, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
+    const circuit = await this.store.circuitOf(target, this.leaseSeconds);
+    let probe = false;
+    if (circuit && circuit.opens_in !== null) {
+      const spread = Math.random() * Math.min(circuit.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS);
+      if (circuit.opens_in > 0) return { reason: 'circuit_open', seconds: circuit.opens_in + spread };
+      if (circuit.probing) return { reason: 'circuit_open', seconds: 0.5 + spread };
+      probe = true;
+    }
+    const inFlight = await this.store.inFlight(target);
+    if (inFlight.count >= maxInFlightPerTarget) {
+      // Unknown when an attempt ends (at the latest when its lease does): back off, with jitter.
+      const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(inFlight.firstEndsIn, 0.05));
+      return { reason: 'target_busy', seconds: backoff * (0.5 + Math.random()) };
+    }
+    const tokenWait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
+    if (tokenWait > 0) return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
+    return { probe };
+  }
+
+  private async finish(queue: DeliveryQueue, job: { id: string; data: DeliveryJob }, delivery: DeliveryToAttempt, started: StartedAttempt, probe: boolean, outcome: Outcome): Promise<void> {
+    const { data } = job;
+    const { webhooks } = this.config;
+    const target = rateTargetKey(delivery.target_url);
+    const targetFailed = (outcome.statusCode === null && !outcome.refused) || (outcome.statusCode !== null && outcome.statusCode >= 500);
+    const recorded = await this.transactions
+      .run(async (manager) => {
+        await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
+        let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
+        let delay: number | null = null;
+        if (!outcome.succeeded) {
+          const endpoint = await this.store.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
+            degradedAfterFailures: webhooks.degradedAfterFailures,
+            inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
+            gone: outcome.statusCode === 410,
+          });
+          const retryAfter = outcome.statusCode === 429 || outcome.statusCode === 503 ? parseRetryAfter(outcome.retryAfter) : null;
+          delay = endpoint === 'inactive' ? null : nextAttemptDelaySeconds(webhooks.retryScheduleSeconds, data.attempt, retryAfter);
+          status = delay === null ? 'failed' : 'pending';
+        }
+        const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay * 1000);
+        if (!(await this.store.recordAutomaticOutcome(data.workspaceId, data.deliveryId, data.attempt, outcome, { status, nextAttemptAt }))) {
+          throw new StaleAttempt(); // another worker recorded this attempt meanwhile: undo our health change too
+        }
+        if (outcome.succeeded) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
+        if (targetFailed) {
+          await this.store.recordTargetFailure(target, {
+            threshold: webhooks.circuitFailures,
+            openSeconds: webhooks.circuitOpenMs / 1000,
+            maxOpenSeconds: webhooks.circuitMaxOpenMs / 1000,
+            probe,
+          });
+        } else if (outcome.statusCode !== null) {
+          await this.store.recordTargetAnswered(target);
+        }
+        if (delay !== null) {
+          await queue.enqueue(manager, [{ data: { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority }, startAfterSeconds: delay }]);
+        }
+        await queue.complete(manager, job.id);
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof StaleAttempt) return false;
+        throw error;
+      });
+    if (!recorded) {
+      // The request did go out: its attempt row says how it went; the job has nothing left to do.
+      await this.transactions.run(async (manager) => {
+        await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
+        await queue.complete(manager, job.id);
+      });
+    }
   }
 
   /**
    * Sends a delivery once more on request, with its original `webhook-id`, a fresh timestamp and
-   * the current secret. It is logged as a replay attempt and does not move the endpoint's health.
+   * the current secret. It is logged as a replay attempt (written as started first) and does not
+   * move the endpoint's health nor the target's circuit.
    */
   async replay(workspaceId: string, webhookId: string, deliveryId: string): Promise<void> {
     const delivery = await this.store.findForAttempt(workspaceId, deliveryId);
     if (!delivery || delivery.webhook_id !== webhookId) throw new NotFoundError(`Delivery with ID "${deliveryId}" not found.`);
+    const target = rateTargetKey(delivery.target_url);
+    const { rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
     const deadline = Date.now() + 5_000;
-    for (let wait = await this.waitForToken(delivery); wait > 0; wait = await this.waitForToken(delivery)) {
+    for (let wait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst); wait > 0; wait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst)) {
       if (Date.now() + wait * 1000 > deadline) throw new RateLimitedError(Math.ceil(wait));
       await sleep(wait * 1000);
     }
-    const record = await this.send(delivery, 'replay');
-    await this.transactions.run(() => this.store.recordReplayAttempt(workspaceId, deliveryId, record));
+    const started = await this.transactions.run(() => this.store.startAttempt(workspaceId, deliveryId, 'replay', target, this.leaseSeconds));
+    const outcome = await this.send(delivery, new Date());
+    await this.transactions.run(async () => {
+      await this.store.finishAttempt(workspaceId, deliveryId, started.id, outcome);
+      await this.store.recordReplayOutcome(workspaceId, deliveryId, outcome);
+    });
   }
 
-  /**
-   * 0 once a token is taken from the target's bucket (waiting up to a second in-process), else the
-   * seconds still to wait. The bucket is the target URL's, shared by every webhook posting to it.
-   */
-  private async waitForToken(delivery: DeliveryToAttempt): Promise<number> {
-    const { rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
-    const target = rateTargetKey(delivery.target_url);
-    let waited = 0;
-    for (;;) {
-      const wait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
-      if (wait === 0) return 0;
-      if (waited + wait > MAX_INLINE_WAIT_SECONDS) return wait;
-      const pause = wait + Math.random() * Math.min(wait, 0.02);
-      await sleep(pause * 1000);
-      waited += pause;
-    }
-  }
-
-  private async send(delivery: DeliveryToAttempt, trigger: 'automatic' | 'replay'): Promise<AttemptRecord & { retryAfter: string | undefined }> {
-    const startedAt = new Date();
-    const headers = { ...signatureHeaders(delivery.secret, delivery.id, delivery.body, startedAt), 'idempotency-key': delivery.id };
-    const result = await postJson(delivery.target_url, delivery.body, headers, this.config.webhooks.deliveryTimeoutMs, this.policy);
+  private async send(delivery: DeliveryToAttempt, at: Date): Promise<Outcome> {
+    const headers = { ...signatureHeaders(delivery.secret, delivery.id, delivery.body, at), 'idempotency-key': delivery.id };
+    const result = await this.http.post(delivery.target_url, delivery.body, headers, this.config.webhooks.deliveryTimeoutMs);
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     return {
-      trigger,
-      startedAt,
       durationMs: result.durationMs,
       statusCode: result.statusCode,
       error: result.error ?? (succeeded ? null : `HTTP ${result.statusCode}`),
       succeeded,
       retryAfter: result.retryAfter,
+      refused: result.refused,
     };
   }
 }

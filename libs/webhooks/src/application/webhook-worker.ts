@@ -2,19 +2,21 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
-import { DeliveryQueue, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
+import { DeliveryQueue, type FetchedJob, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
 import { DeliveryStore } from '../infrastructure/delivery-store';
 import { DeliveryAttempts } from './delivery-attempts';
+import { DeliverySlots } from './delivery-slots';
 import { FanOut } from './fan-out';
 
-const BATCH_SIZE = 20;
-const POLLING_INTERVAL_SECONDS = 0.5;
+/** How often idle slots look for due jobs without a notification (jobs scheduled for later). */
+const POLLING_INTERVAL_MS = 500;
 const SWEEP_INTERVAL_MS = 30_000;
 /** First re-look when committed events wait behind an older running transaction (doubles, up to the poll interval). */
 const HORIZON_RETRY_MS = 5;
 
 /**
- * The delivery worker: a fan-out loop over the outbox and pg-boss workers that run attempts.
+ * The delivery worker: a fan-out loop over the outbox, and WEBHOOK_WORKER_CONCURRENCY delivery
+ * slots that each run one pg-boss job (one attempt) at a time (see `DeliverySlots`).
  * Runs in `apps/worker` and, unless RUN_WORKER=false, inside the API process. Any number of
  * workers may run against one database: the cursor row serialises fan-out, pg-boss hands each
  * job to one worker, and the rate-limit buckets live in PostgreSQL.
@@ -29,6 +31,7 @@ const HORIZON_RETRY_MS = 5;
 export class WebhookWorker implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookWorker');
   private queue: DeliveryQueue | null = null;
+  private slots: DeliverySlots<FetchedJob> | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeLoop: (() => void) | null = null;
@@ -62,22 +65,33 @@ export class WebhookWorker implements OnModuleDestroy {
     await queue.start();
     this.queue = queue;
     this.running = true;
-    await queue.work(webhooks.workerConcurrency, BATCH_SIZE, POLLING_INTERVAL_SECONDS, async (jobs) => {
-      const results = await Promise.allSettled(jobs.map((job) => this.attempts.attempt(queue, job.data)));
-      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      // A full batch means a backlog: fetch again at once instead of waiting for the next poll.
-      if (jobs.length === BATCH_SIZE) queue.wake();
-      // pg-boss retries the whole batch; attempts already recorded are skipped on the retry.
-      if (failed) throw failed.reason;
+    const slots = new DeliverySlots<FetchedJob>({
+      slots: webhooks.workerConcurrency,
+      pollIntervalMs: POLLING_INTERVAL_MS,
+      fetch: (count) => queue.fetch(count),
+      run: async (job) => {
+        try {
+          await this.attempts.attempt(queue, job, (seconds) => slots.wakeIn(seconds));
+        } catch (error) {
+          // Unexpected (the database, most likely): pg-boss retries the job with backoff.
+          await queue.fail(job.id, error as Error).catch(() => undefined);
+          throw error;
+        }
+      },
+      onError: (error) => {
+        if (this.running) this.logger.warn(`delivery: ${error.message}`);
+      },
     });
+    this.slots = slots;
+    slots.start();
     this.listener = new NotificationListener({
       connectionString: options.url,
       applicationName: 'workbase-webhooks-listener',
       channels: [OUTBOX_CHANNEL, JOBS_CHANNEL],
-      onNotification: (channel) => (channel === JOBS_CHANNEL ? queue.wake() : this.requestFanOut()),
+      onNotification: (channel) => (channel === JOBS_CHANNEL ? slots.wake() : this.requestFanOut()),
       onConnected: () => {
         this.requestFanOut();
-        queue.wake();
+        slots.wake();
       },
       onError: (message) => this.logger.warn(message),
     });
@@ -113,12 +127,13 @@ export class WebhookWorker implements OnModuleDestroy {
         const result = await this.fanOut.runOnce(queue);
         busy = result.events > 0;
         waiting = result.waiting;
-        if (result.deliveries > 0) queue.wake();
+        if (result.deliveries > 0) this.slots?.wake();
         if (Date.now() - this.lastSweep > SWEEP_INTERVAL_MS) {
           this.lastSweep = Date.now();
           const { inactiveAfterSeconds, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
           await this.store.deactivateLongDegraded(inactiveAfterSeconds);
           await this.store.deleteFullRateBuckets(rateLimitPerSecond, rateLimitBurst);
+          await this.store.deleteIdleTargets();
         }
       } catch (error) {
         if (this.running) this.logger.warn(`fan-out failed: ${(error as Error).message}`);
@@ -150,6 +165,8 @@ export class WebhookWorker implements OnModuleDestroy {
     await this.listener?.stop();
     this.listener = null;
     await this.loop;
+    await this.slots?.stop();
+    this.slots = null;
     await this.queue?.stop();
     this.queue = null;
     this.logger.log('webhook worker stopped');

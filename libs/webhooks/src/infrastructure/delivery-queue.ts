@@ -12,7 +12,16 @@ export interface DeliveryJob {
   readonly workspaceId: string;
   readonly deliveryId: string;
   readonly attempt: number;
+  /**
+   * pg-boss priority (higher first), set at fan-out from the workspace's backlog and kept by the
+   * delivery's later jobs: a workspace with a deep backlog does not queue ahead of one with none.
+   */
+  readonly priority?: number;
+  /** How many times this attempt has already waited for its target (backs the next wait off). */
+  readonly deferrals?: number;
 }
+
+export type FetchedJob = PgBoss.Job<DeliveryJob>;
 
 export interface DeliveryQueueOptions {
   readonly connectionString: string;
@@ -35,7 +44,6 @@ function inTransaction(manager: EntityManager): PgBoss.Db {
  */
 export class DeliveryQueue {
   private readonly boss: PgBoss;
-  private readonly workers: string[] = [];
 
   constructor(private readonly options: DeliveryQueueOptions) {
     this.boss = new PgBoss({
@@ -55,12 +63,15 @@ export class DeliveryQueue {
 
   async start(): Promise<void> {
     await this.boss.start();
-    if (!(await this.boss.getQueue(DELIVERY_QUEUE))) {
-      await this.boss
-        .createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.options.expireInSeconds })
-        .catch(async (error: unknown) => {
-          if (!(await this.boss.getQueue(DELIVERY_QUEUE))) throw error; // created meanwhile by another worker
-        });
+    // Two workers starting on a new database both create the queue: one may fail (a duplicate, or
+    // a deadlock between their DDL), so a failure is retried once the other one's has had time.
+    for (let tries = 1; !(await this.boss.getQueue(DELIVERY_QUEUE)); tries++) {
+      try {
+        await this.boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
+      } catch (error) {
+        if (tries >= 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * tries + Math.random() * 100));
+      }
     }
   }
 
@@ -72,6 +83,7 @@ export class DeliveryQueue {
         data: job.data,
         // An interval is added to the database's now(): no clock skew between processes.
         startAfter: job.startAfterSeconds ? `${job.startAfterSeconds.toFixed(3)} seconds` : undefined,
+        priority: job.data.priority ?? 0,
         expireInSeconds: this.options.expireInSeconds,
         retryLimit: 20,
         retryDelay: 1,
@@ -83,24 +95,20 @@ export class DeliveryQueue {
     if (jobs.some((job) => !job.startAfterSeconds)) await manager.query(`SELECT pg_notify($1, '')`, [JOBS_CHANNEL]);
   }
 
-  async work(concurrency: number, batchSize: number, pollingIntervalSeconds: number, handler: (jobs: PgBoss.Job<DeliveryJob>[]) => Promise<void>): Promise<void> {
-    for (let i = 0; i < concurrency; i++) {
-      this.workers.push(await this.boss.work<DeliveryJob>(DELIVERY_QUEUE, { batchSize, pollingIntervalSeconds }, handler));
-    }
+  /** Takes up to `batchSize` due jobs, highest priority first, then oldest. */
+  async fetch(batchSize: number): Promise<FetchedJob[]> {
+    return ((await this.boss.fetch<DeliveryJob>(DELIVERY_QUEUE, { batchSize })) ?? []) as FetchedJob[];
   }
 
-  /**
-   * Wakes this process's workers, e.g. after fan-out created jobs or on a `JOBS_CHANNEL`
-   * notification, instead of waiting for their poll.
-   */
-  wake(): void {
-    for (const id of this.workers) {
-      try {
-        this.boss.notifyWorker(id);
-      } catch {
-        // a worker that stopped meanwhile
-      }
-    }
+  /** Completes a job inside the caller's transaction, so it ends with what the job did. */
+  async complete(manager: EntityManager, jobId: string): Promise<void> {
+    // pg-boss 10's JS takes (name, id, data, options): the data slot must be filled for `db` to be read.
+    await this.boss.complete(DELIVERY_QUEUE, jobId, {}, { db: inTransaction(manager) });
+  }
+
+  /** Hands a job back to pg-boss, which retries it (with backoff) after an unexpected error. */
+  async fail(jobId: string, error: Error): Promise<void> {
+    await this.boss.fail(DELIVERY_QUEUE, jobId, { message: error.message });
   }
 
   async stop(graceful = true): Promise<void> {

@@ -18,6 +18,7 @@ export interface OutboxEvent {
 export interface DeliverableWebhook {
   workspace_id: string;
   id: string;
+  target_url: string;
   subscriptions: Subscription[];
   created_at: Date;
 }
@@ -30,6 +31,8 @@ export interface NewDelivery {
   eventType: string;
   occurredAt: Date;
   body: string;
+  /** Seconds from now until it is due (fan-out paces each target at its rate). */
+  startAfterSeconds: number;
 }
 
 export interface DeliveryToAttempt {
@@ -45,15 +48,34 @@ export interface DeliveryToAttempt {
 }
 
 export interface AttemptRecord {
-  readonly trigger: 'automatic' | 'replay';
-  readonly startedAt: Date;
   readonly durationMs: number;
   readonly statusCode: number | null;
   readonly error: string | null;
   readonly succeeded: boolean;
 }
 
+export type WaitingReason = 'circuit_open' | 'target_busy' | 'rate_limited';
+
+export interface TargetCircuit {
+  consecutive_failures: number;
+  failing_since: Date | null;
+  open_until: Date | null;
+  open_seconds: number | null;
+  /** Seconds until the circuit lets a probe through (<= 0: due); null when closed. */
+  opens_in: number | null;
+  /** Whether a probe is in flight (started within `probeLeaseSeconds`). */
+  probing: boolean;
+}
+
+export interface StartedAttempt {
+  readonly id: string;
+  readonly startedAt: Date;
+}
+
 const CONSUMER = 'webhooks';
+
+/** The first 8 bytes of a target key as the bigint of a transaction-level advisory lock. */
+const TARGET_LOCK = `('x' || encode(substring($1::bytea from 1 for 8), 'hex'))::bit(64)::bigint`;
 
 /** The worker's SQL: the fan-out cursor, deliveries, attempts and endpoint health. */
 @Injectable()
@@ -112,7 +134,7 @@ export class DeliveryStore {
 
   async deliverableWebhooks(workspaceIds: readonly string[]): Promise<DeliverableWebhook[]> {
     return this.query<DeliverableWebhook>(
-      `SELECT workspace_id, id, subscriptions, created_at FROM webhooks WHERE workspace_id = ANY($1::uuid[]) AND status <> 'inactive'`,
+      `SELECT workspace_id, id, target_url, subscriptions, created_at FROM webhooks WHERE workspace_id = ANY($1::uuid[]) AND status <> 'inactive'`,
       [workspaceIds],
     );
   }
@@ -122,8 +144,8 @@ export class DeliveryStore {
     if (deliveries.length === 0) return new Set();
     const rows = await this.query<{ id: string }>(
       `INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, event_occurred_at, body, next_attempt_at)
-       SELECT d."workspaceId", d.id, d."webhookId", d."eventId", d."eventType", d."occurredAt", d.body, clock_timestamp()
-       FROM jsonb_to_recordset($1::jsonb) AS d("workspaceId" uuid, id uuid, "webhookId" uuid, "eventId" bigint, "eventType" text, "occurredAt" timestamptz, body text)
+       SELECT d."workspaceId", d.id, d."webhookId", d."eventId", d."eventType", d."occurredAt", d.body, clock_timestamp() + make_interval(secs => d."startAfterSeconds")
+       FROM jsonb_to_recordset($1::jsonb) AS d("workspaceId" uuid, id uuid, "webhookId" uuid, "eventId" bigint, "eventType" text, "occurredAt" timestamptz, body text, "startAfterSeconds" float8)
        ON CONFLICT (workspace_id, webhook_id, event_id) DO NOTHING
        RETURNING id`,
       [JSON.stringify(deliveries)],
@@ -142,10 +164,104 @@ export class DeliveryStore {
   }
 
   /**
-   * Records automatic attempt number `attempt` if no other worker has (optimistic on `attempts`).
-   * Returns false when the attempt was already recorded, so the caller schedules nothing.
+   * Pending deliveries per workspace, for fair-share ordering at fan-out: a workspace with a deep
+   * backlog gets its new jobs ordered after those of a workspace with none.
    */
-  async recordAutomaticAttempt(
+  async pendingCounts(workspaceIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.query<{ workspace_id: string; pending: string }>(
+      `SELECT workspace_id, count(*) AS pending FROM webhook_deliveries WHERE status = 'pending' AND workspace_id = ANY($1::uuid[]) GROUP BY workspace_id`,
+      [workspaceIds],
+    );
+    return new Map(rows.map((row) => [row.workspace_id, Number(row.pending)]));
+  }
+
+  /** Seconds each target's pacing clock runs ahead of now (absent: not ahead). */
+  async pacingOf(targets: readonly Buffer[]): Promise<Map<string, number>> {
+    const rows = await this.query<{ target_hash: Buffer; ahead: number }>(
+      `SELECT target_hash, EXTRACT(EPOCH FROM paced_until - clock_timestamp())::float8 AS ahead
+       FROM webhook_targets WHERE target_hash = ANY($1::bytea[]) AND paced_until IS NOT NULL`,
+      [targets],
+    );
+    return new Map(rows.map((row) => [row.target_hash.toString('hex'), Number(row.ahead)]));
+  }
+
+  async setPacing(entries: ReadonlyArray<{ target: Buffer; aheadSeconds: number }>): Promise<void> {
+    if (entries.length === 0) return;
+    await this.query(
+      `INSERT INTO webhook_targets AS t (target_hash, paced_until)
+       SELECT x.target, clock_timestamp() + make_interval(secs => x.ahead) FROM unnest($1::bytea[], $2::float8[]) AS x(target, ahead)
+       ON CONFLICT (target_hash) DO UPDATE SET paced_until = EXCLUDED.paced_until, updated_at = clock_timestamp()`,
+      [entries.map((e) => e.target), entries.map((e) => e.aheadSeconds)],
+    );
+  }
+
+  /** Serialises, until the transaction ends, every worker's decision to start an attempt on this target. */
+  async lockTarget(target: Buffer): Promise<void> {
+    await this.query(`SELECT pg_advisory_xact_lock(${TARGET_LOCK})`, [target]);
+  }
+
+  /**
+   * A job that runs again for a delivery whose earlier run left an attempt unfinished: that run
+   * died (pg-boss handed the job out again once it expired), so its attempt was interrupted.
+   */
+  async markInterruptedAttempts(workspaceId: string, deliveryId: string): Promise<number> {
+    const rows = await this.query<{ id: string }>(
+      `UPDATE webhook_delivery_attempts SET interrupted = true, finished_at = clock_timestamp()
+       WHERE workspace_id = $1 AND delivery_id = $2 AND trigger = 'automatic' AND finished_at IS NULL RETURNING id`,
+      [workspaceId, deliveryId],
+    );
+    return rows.length;
+  }
+
+  async circuitOf(target: Buffer, probeLeaseSeconds: number): Promise<TargetCircuit | null> {
+    const [row] = await this.query<TargetCircuit>(
+      `SELECT consecutive_failures, failing_since, open_until, open_seconds,
+         EXTRACT(EPOCH FROM open_until - clock_timestamp())::float8 AS opens_in,
+         COALESCE(probe_started_at > clock_timestamp() - make_interval(secs => $2), false) AS probing
+       FROM webhook_targets WHERE target_hash = $1`,
+      [target, probeLeaseSeconds],
+    );
+    return row ? { ...row, opens_in: row.opens_in === null ? null : Number(row.opens_in) } : null;
+  }
+
+  async claimProbe(target: Buffer): Promise<void> {
+    await this.query(`UPDATE webhook_targets SET probe_started_at = clock_timestamp(), updated_at = clock_timestamp() WHERE target_hash = $1`, [target]);
+  }
+
+  /** Attempts in flight to a target (started, unfinished, lease running) and the seconds until the first lease ends. */
+  async inFlight(target: Buffer): Promise<{ count: number; firstEndsIn: number }> {
+    const [row] = await this.query<{ count: string; first_ends_in: number | null }>(
+      `SELECT count(*) AS count, EXTRACT(EPOCH FROM min(lease_until) - clock_timestamp())::float8 AS first_ends_in
+       FROM webhook_delivery_attempts WHERE target_hash = $1 AND finished_at IS NULL AND lease_until > clock_timestamp()`,
+      [target],
+    );
+    return { count: Number(row.count), firstEndsIn: Number(row.first_ends_in ?? 0) };
+  }
+
+  /** Writes an attempt as started, before its request is sent; it is in flight until `finishAttempt`. */
+  async startAttempt(workspaceId: string, deliveryId: string, trigger: 'automatic' | 'replay', target: Buffer, leaseSeconds: number): Promise<StartedAttempt> {
+    const [row] = await this.query<{ id: string; started_at: Date }>(
+      `INSERT INTO webhook_delivery_attempts (workspace_id, delivery_id, trigger, started_at, target_hash, lease_until, succeeded)
+       VALUES ($1, $2, $3, clock_timestamp(), $4, clock_timestamp() + make_interval(secs => $5), false)
+       RETURNING id::text, started_at`,
+      [workspaceId, deliveryId, trigger, target, leaseSeconds],
+    );
+    return { id: row.id, startedAt: row.started_at };
+  }
+
+  async finishAttempt(workspaceId: string, deliveryId: string, attemptId: string, record: AttemptRecord): Promise<void> {
+    await this.query(
+      `UPDATE webhook_delivery_attempts SET finished_at = clock_timestamp(), duration_ms = $4, status_code = $5, error = $6, succeeded = $7
+       WHERE workspace_id = $1 AND delivery_id = $2 AND id = $3::bigint`,
+      [workspaceId, deliveryId, attemptId, record.durationMs, record.statusCode, record.error, record.succeeded],
+    );
+  }
+
+  /**
+   * Records the outcome of automatic attempt number `attempt` if no other worker has (optimistic
+   * on `attempts`). Returns false when the attempt was already recorded, so the caller schedules nothing.
+   */
+  async recordAutomaticOutcome(
     workspaceId: string,
     deliveryId: string,
     attempt: number,
@@ -153,40 +269,87 @@ export class DeliveryStore {
     outcome: { status: 'pending' | 'succeeded' | 'failed'; nextAttemptAt: Date | null },
   ): Promise<boolean> {
     const updated = await this.query<{ id: string }>(
-      `UPDATE webhook_deliveries SET attempts = $3, status = $4, next_attempt_at = $5, last_status_code = $6, last_error = $7,
+      `UPDATE webhook_deliveries SET attempts = $3, status = $4, next_attempt_at = $5, last_status_code = $6, last_error = $7, waiting_reason = NULL,
          completed_at = CASE WHEN $4 = 'pending' THEN NULL ELSE clock_timestamp() END
        WHERE workspace_id = $1 AND id = $2 AND attempts = $3 - 1 AND status = 'pending'
        RETURNING id`,
       [workspaceId, deliveryId, attempt, outcome.status, outcome.nextAttemptAt, record.statusCode, record.error],
     );
-    if (updated.length === 0) return false;
-    await this.insertAttempt(workspaceId, deliveryId, record);
-    return true;
+    return updated.length > 0;
   }
 
-  async recordReplayAttempt(workspaceId: string, deliveryId: string, record: AttemptRecord): Promise<void> {
-    await this.insertAttempt(workspaceId, deliveryId, record);
+  async recordReplayOutcome(workspaceId: string, deliveryId: string, record: AttemptRecord): Promise<void> {
     await this.query(
       `UPDATE webhook_deliveries SET last_status_code = $3, last_error = $4,
          status = CASE WHEN $5 THEN 'succeeded' ELSE status END,
          next_attempt_at = CASE WHEN $5 THEN NULL ELSE next_attempt_at END,
+         waiting_reason = CASE WHEN $5 THEN NULL ELSE waiting_reason END,
          completed_at = CASE WHEN $5 THEN clock_timestamp() ELSE completed_at END
        WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, deliveryId, record.statusCode, record.error, record.succeeded],
     );
   }
 
-  private async insertAttempt(workspaceId: string, deliveryId: string, record: AttemptRecord): Promise<void> {
+  /** A pending delivery that waits for its target (open circuit, attempts in flight, rate): the log says why and until when. */
+  async markWaiting(workspaceId: string, deliveryId: string, reason: WaitingReason, waitSeconds: number): Promise<void> {
     await this.query(
-      `INSERT INTO webhook_delivery_attempts (workspace_id, delivery_id, trigger, started_at, duration_ms, status_code, error, succeeded)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [workspaceId, deliveryId, record.trigger, record.startedAt, record.durationMs, record.statusCode, record.error, record.succeeded],
+      `UPDATE webhook_deliveries SET waiting_reason = $3, next_attempt_at = clock_timestamp() + make_interval(secs => $4)
+       WHERE workspace_id = $1 AND id = $2 AND status = 'pending'`,
+      [workspaceId, deliveryId, reason, waitSeconds],
     );
+  }
+
+  /**
+   * One more failed attempt on a target (no answer, or a 5xx). The circuit opens once
+   * `threshold` attempts in a row have failed, for `openSeconds`; a failed probe opens it again
+   * for twice as long as the last time, up to `maxOpenSeconds`. Returns whether it is open now.
+   */
+  async recordTargetFailure(target: Buffer, policy: { threshold: number; openSeconds: number; maxOpenSeconds: number; probe: boolean }): Promise<boolean> {
+    const [row] = await this.query<{ open: boolean }>(
+      `INSERT INTO webhook_targets AS t (target_hash, consecutive_failures, failing_since, open_until, open_seconds)
+       VALUES ($1, 1, clock_timestamp(),
+         CASE WHEN $2 <= 1 THEN clock_timestamp() + make_interval(secs => $3) END,
+         CASE WHEN $2 <= 1 THEN $3::float8 END)
+       ON CONFLICT (target_hash) DO UPDATE SET
+         consecutive_failures = t.consecutive_failures + 1,
+         failing_since = COALESCE(t.failing_since, clock_timestamp()),
+         open_seconds = CASE
+           WHEN $5 THEN LEAST($4::float8, COALESCE(t.open_seconds * 2, $3::float8))
+           WHEN t.open_until IS NULL AND t.consecutive_failures + 1 >= $2 THEN $3::float8
+           ELSE t.open_seconds END,
+         open_until = CASE
+           WHEN $5 THEN clock_timestamp() + make_interval(secs => LEAST($4::float8, COALESCE(t.open_seconds * 2, $3::float8)))
+           WHEN t.open_until IS NULL AND t.consecutive_failures + 1 >= $2 THEN clock_timestamp() + make_interval(secs => $3::float8)
+           ELSE t.open_until END,
+         probe_started_at = CASE WHEN $5 THEN NULL ELSE t.probe_started_at END,
+         updated_at = clock_timestamp()
+       RETURNING open_until IS NOT NULL AS open`,
+      [target, policy.threshold, policy.openSeconds, policy.maxOpenSeconds, policy.probe],
+    );
+    return row.open;
+  }
+
+  /** The target answered (anything but a 5xx): its circuit closes and its failure count restarts. */
+  async recordTargetAnswered(target: Buffer): Promise<void> {
+    await this.query(
+      `UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL, updated_at = clock_timestamp()
+       WHERE target_hash = $1 AND (consecutive_failures > 0 OR open_until IS NOT NULL)`,
+      [target],
+    );
+  }
+
+  /** Targets with nothing to remember (closed, not failing, pacing clock behind): no row is the same. */
+  async deleteIdleTargets(): Promise<number> {
+    const rows = await this.query<{ n: number }>(
+      `DELETE FROM webhook_targets WHERE consecutive_failures = 0 AND open_until IS NULL
+         AND (paced_until IS NULL OR paced_until < clock_timestamp() - interval '1 minute') RETURNING 1 AS n`,
+    );
+    return rows.length;
   }
 
   async cancel(workspaceId: string, deliveryId: string, reason: string): Promise<void> {
     await this.query(
-      `UPDATE webhook_deliveries SET status = 'cancelled', last_error = $3, next_attempt_at = NULL, completed_at = clock_timestamp()
+      `UPDATE webhook_deliveries SET status = 'cancelled', last_error = $3, next_attempt_at = NULL, waiting_reason = NULL, completed_at = clock_timestamp()
        WHERE workspace_id = $1 AND id = $2 AND status = 'pending'`,
       [workspaceId, deliveryId, reason],
     );

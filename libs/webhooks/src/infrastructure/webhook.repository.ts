@@ -27,18 +27,31 @@ export interface DeliveryRow {
   next_attempt_at: Date | null;
   last_status_code: number | null;
   last_error: string | null;
+  waiting_reason: 'circuit_open' | 'target_busy' | 'rate_limited' | null;
   created_at: Date;
   completed_at: Date | null;
 }
+
+export type AttemptOutcome = 'in_progress' | 'succeeded' | 'failed' | 'interrupted';
 
 export interface AttemptRow {
   delivery_id: string;
   trigger: 'automatic' | 'replay';
   started_at: Date;
-  duration_ms: number;
+  duration_ms: number | null;
   status_code: number | null;
   error: string | null;
   succeeded: boolean;
+  /** `interrupted`: written as started, never finished, and its lease is over (the worker died). */
+  outcome: AttemptOutcome;
+}
+
+/** A target's circuit as the delivery log shows it. */
+export interface CircuitRow {
+  state: 'closed' | 'open' | 'half_open';
+  consecutive_failures: number;
+  failing_since: Date | null;
+  next_probe_at: Date | null;
 }
 
 const WEBHOOK_COLUMNS = 'workspace_id, id, target_url, subscriptions, status, created_at';
@@ -136,9 +149,24 @@ export class WebhookRepository {
   async attemptsOf(workspaceId: string, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return [];
     return this.query<AttemptRow>(
-      `SELECT delivery_id, trigger, started_at, duration_ms, status_code, error, succeeded FROM webhook_delivery_attempts
+      `SELECT delivery_id, trigger, started_at, duration_ms, status_code, error, succeeded,
+         CASE WHEN interrupted OR (finished_at IS NULL AND lease_until < clock_timestamp()) THEN 'interrupted'
+              WHEN finished_at IS NULL THEN 'in_progress'
+              WHEN succeeded THEN 'succeeded' ELSE 'failed' END AS outcome
+       FROM webhook_delivery_attempts
        WHERE workspace_id = $1 AND delivery_id = ANY($2::uuid[]) ORDER BY id`,
       [workspaceId, deliveryIds],
     );
+  }
+
+  /** The circuit of the target a webhook posts to (`target` = `rateTargetKey` of its URL); closed when there is no row. */
+  async targetCircuit(target: Buffer): Promise<CircuitRow> {
+    const [row] = await this.query<CircuitRow>(
+      `SELECT CASE WHEN open_until IS NULL THEN 'closed' WHEN open_until > clock_timestamp() THEN 'open' ELSE 'half_open' END AS state,
+         consecutive_failures, failing_since, open_until AS next_probe_at
+       FROM webhook_targets WHERE target_hash = $1`,
+      [target],
+    );
+    return row ?? { state: 'closed', consecutive_failures: 0, failing_since: null, next_probe_at: null };
   }
 }

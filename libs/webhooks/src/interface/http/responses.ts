@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Webhook } from '../../domain/webhook';
-import type { AttemptRow, DeliveryRow } from '../../infrastructure/webhook.repository';
+import type { AttemptRow, CircuitRow, DeliveryRow } from '../../infrastructure/webhook.repository';
 
 export class WebhookIdResponse {
   @ApiProperty({ format: 'uuid' }) workspace_id!: string;
@@ -50,10 +50,19 @@ export class DeliveryIdResponse extends WebhookIdResponse {
   @ApiProperty({ format: 'uuid', description: 'Also the `webhook-id` header of every attempt' }) delivery_id!: string;
 }
 
+const INTERRUPTED = 'interrupted: the worker stopped before this attempt ended (the receiver may or may not have got it)';
+
 export class DeliveryAttemptResponse {
   @ApiProperty({ enum: ['automatic', 'replay'] }) trigger!: string;
-  @ApiProperty({ format: 'date-time' }) started_at!: string;
-  @ApiProperty() duration_ms!: number;
+  @ApiProperty({ format: 'date-time', description: 'When the attempt was written as started, just before its request was sent' }) started_at!: string;
+  @ApiProperty({
+    enum: ['in_progress', 'succeeded', 'failed', 'interrupted'],
+    description:
+      '`in_progress`: started, request under way. `interrupted`: started but never finished, cut short by a crash or a stop of the worker ' +
+      '(an automatic attempt is then made again, with the same `webhook-id`, once its job expires).',
+  })
+  outcome!: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'null while in progress or when interrupted' }) duration_ms!: number | null;
   @ApiProperty({ nullable: true, type: Number }) status_code!: number | null;
   @ApiProperty({ nullable: true, type: String, description: 'Why the attempt failed (never the response body)' }) error!: string | null;
   @ApiProperty() succeeded!: boolean;
@@ -66,6 +75,14 @@ export class DeliveryResponse {
   @ApiProperty({ description: 'Automatic attempts made so far' }) attempt_count!: number;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) next_attempt_at!: string | null;
   @ApiProperty({ nullable: true, type: Number }) last_status_code!: number | null;
+  @ApiProperty({
+    nullable: true,
+    enum: ['circuit_open', 'target_busy', 'rate_limited'],
+    description:
+      'Why a pending delivery waits until `next_attempt_at` without an attempt: the target\'s circuit is open (it waits for the next probe), ' +
+      'the target already has its cap of attempts in flight, or its rate limit. null otherwise.',
+  })
+  waiting_reason!: string | null;
   @ApiProperty({ format: 'date-time', description: 'When the event was committed' }) event_occurred_at!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) completed_at!: string | null;
@@ -77,9 +94,30 @@ export class DeliveryPagination {
   @ApiPropertyOptional({ nullable: true, type: String }) next_cursor!: string | null;
 }
 
+export class TargetCircuitResponse {
+  @ApiProperty({
+    enum: ['closed', 'open', 'half_open'],
+    description: '`open`: the target failed every recent attempt; its deliveries wait for the probe at `next_probe_at`. `half_open`: the probe is due or under way.',
+  })
+  state!: string;
+  @ApiProperty({ description: 'Failed attempts in a row (no answer, or a 5xx), any webhook posting to this target' }) consecutive_failures!: number;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) failing_since!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) next_probe_at!: string | null;
+}
+
 export class DeliveryListResponse {
   @ApiProperty({ type: [DeliveryResponse] }) data!: DeliveryResponse[];
   @ApiProperty({ type: DeliveryPagination }) pagination!: DeliveryPagination;
+  @ApiProperty({ type: TargetCircuitResponse, description: "The circuit of the webhook's current target URL (Workbase extension)" }) target_circuit!: TargetCircuitResponse;
+}
+
+export function toCircuitResponse(row: CircuitRow): TargetCircuitResponse {
+  return {
+    state: row.state,
+    consecutive_failures: row.consecutive_failures,
+    failing_since: row.failing_since?.toISOString() ?? null,
+    next_probe_at: row.next_probe_at?.toISOString() ?? null,
+  };
 }
 
 export class DeliveryEnvelope {
@@ -94,6 +132,7 @@ export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptR
     attempt_count: row.attempts,
     next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
     last_status_code: row.last_status_code,
+    waiting_reason: row.status === 'pending' ? row.waiting_reason : null,
     event_occurred_at: row.event_occurred_at.toISOString(),
     created_at: row.created_at.toISOString(),
     completed_at: row.completed_at?.toISOString() ?? null,
@@ -101,9 +140,10 @@ export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptR
     attempts: attempts.map((a) => ({
       trigger: a.trigger,
       started_at: a.started_at.toISOString(),
+      outcome: a.outcome,
       duration_ms: a.duration_ms,
       status_code: a.status_code,
-      error: a.error,
+      error: a.outcome === 'interrupted' ? INTERRUPTED : a.error,
       succeeded: a.succeeded,
     })),
   };

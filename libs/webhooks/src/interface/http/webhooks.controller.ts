@@ -3,12 +3,14 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, ApiStandardErrors, CurrentAuth, pageOf, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { DeliveryAttempts } from '../../application/delivery-attempts';
+import { rateTargetKey } from '../../domain/rate-target';
 import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from '../../application/webhook-commands';
 import { WebhookRepository } from '../../infrastructure/webhook.repository';
 import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './requests';
 import {
   DeliveryEnvelope,
   DeliveryListResponse,
+  toCircuitResponse,
   toDeliveryResponse,
   toWebhookResponse,
   WebhookEnvelope,
@@ -101,7 +103,9 @@ export class WebhooksController {
   @RequireScopes(SCOPES.webhookRead)
   @ApiOperation({
     summary: 'List deliveries of a webhook',
-    description: `${EXTENSION} Newest first, cursor paginated: each delivery with its event, status, and every attempt (status code, error, duration).`,
+    description:
+      `${EXTENSION} Newest first, cursor paginated: each delivery with its event, status, why it waits (\`waiting_reason\`), and every attempt ` +
+      '(outcome, status code, error, duration; an attempt cut short by a crash is `interrupted`), plus the circuit of the target (`target_circuit`).',
   })
   @ApiOkResponse({ type: DeliveryListResponse })
   @ApiStandardErrors()
@@ -110,7 +114,8 @@ export class WebhooksController {
     @Param('webhook_id', webhookIdPipe) webhookId: string,
     @Query() query: ListDeliveriesQuery,
   ): Promise<DeliveryListResponse> {
-    if (!(await this.webhooks.findById(auth.workspaceId, webhookId))) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
+    const webhook = await this.webhooks.findById(auth.workspaceId, webhookId);
+    if (!webhook) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
     const limit = query.limit ?? DELIVERIES_PAGE.default;
     const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const rows = await this.webhooks.listDeliveries(auth.workspaceId, webhookId, limit + 1, before);
@@ -119,6 +124,7 @@ export class WebhooksController {
     return {
       data: page.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id))),
       pagination: { next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null },
+      target_circuit: toCircuitResponse(await this.webhooks.targetCircuit(rateTargetKey(webhook.targetUrl))),
     };
   }
 
