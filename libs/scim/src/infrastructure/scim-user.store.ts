@@ -52,13 +52,16 @@ export const USER_FILTER_TARGET: SqlFilterTarget = {
     [
       'emails',
       {
-        // One row per address in scim_user_emails, indexed on (workspace_id, lower(value)).
+        // One row per address in scim_user_emails, indexed on (workspace_id, lower(value)). An
+        // uncorrelated sub-select (the workspace is always $1 here) runs once, as an index probe,
+        // and the matching users are then fetched by primary key; a correlated EXISTS made the
+        // planner hash-join a scan of every member instead.
         subAttributes: new Map<string, SqlAttribute>([
           ['value', str('e.value')],
           ['type', str('e.type')],
           ['primary', { type: 'boolean', caseExact: false, sql: 'e.is_primary' }],
         ]),
-        anyElement: (condition: string) => `EXISTS (SELECT 1 FROM scim_user_emails e WHERE e.workspace_id = u.workspace_id AND e.user_id = u.id AND ${condition})`,
+        anyElement: (condition: string) => `u.id = ANY (ARRAY(SELECT e.user_id FROM scim_user_emails e WHERE e.workspace_id = $1 AND ${condition}))`,
       },
     ],
   ]),
