@@ -142,7 +142,7 @@ runBench({ database: 'workbase_bench_scim', env: { DB_POOL_SIZE: '10' }, poolSiz
   ] as const) {
     const plan = await explain(pool, workspaceId, filter);
     if (!plan.includes(index) || plan.includes('Seq Scan on workspace_members')) throw new Error(`${filter} is not an index lookup:\n${plan}`);
-    plans.push(`${filter} → ${plan.split('\n').filter((line) => /Index Scan|Index Only Scan|Bitmap/.test(line)).map((line) => line.trim().replace(/\s+\(cost.*$/, '')).join('; ')}`);
+    plans.push(`${filter} → ${plan.split('\n').filter((line) => /Index Scan|Index Only Scan|Bitmap/.test(line)).map((line) => line.trim().replace(/^->\s*/, '').replace(/\s+\(cost.*$/, '')).join('; ')}`);
   }
 
   const row = (name: string, api: Timing, baseline: Timing) =>
