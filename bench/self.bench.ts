@@ -54,12 +54,17 @@ function bareServer(pool: Pool, issuer: string): express.Express {
     if (!token) return void res.json({ active: false });
     const hash = createHash('sha256').update(token, 'utf8').digest();
     const { rows } = await pool.query(
-      `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.authorized_by_member_id, m.access_level,
+      `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.kind, m.access_level,
+              COALESCE(t.authorized_by_member_id, (
+                SELECT s.id FROM workspace_members s WHERE s.workspace_id = t.workspace_id
+                 ORDER BY (s.access_level = 'admin' AND s.state = 'active' AND s.deleted_at IS NULL) DESC, s.created_at, s.id LIMIT 1
+              )) AS authorized_by_member_id,
               t.issued_at, t.expires_at, w.name AS workspace_name, w.slug AS workspace_slug, w.logo_url AS workspace_logo_url
          FROM api_tokens t
-         JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
+         LEFT JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
          JOIN workspaces w ON w.id = t.workspace_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now()) AND m.state = 'active'`,
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
+          AND (t.kind = 'service' OR (m.state = 'active' AND m.deleted_at IS NULL))`,
       [hash],
     );
     const grant = rows[0];

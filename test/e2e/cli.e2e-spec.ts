@@ -21,7 +21,7 @@ describe('CLI', () => {
     ]);
     expect(json(member)).toEqual({ member_id: expect.any(String) });
     const issued = json(token);
-    expect(issued).toEqual({ access_token: expect.stringMatching(/^wb_/), token_type: 'Bearer', scope: 'note:read webhook:read', expires_at: null });
+    expect(issued).toEqual({ access_token: expect.stringMatching(/^wb_/), token_type: 'Bearer', kind: 'service', scope: 'note:read webhook:read', expires_at: null });
 
     const self = await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200);
     expect(self.body).toMatchObject({ active: true, workspace_id: workspace.workspace_id, workspace_slug: 'acme-cli', scope: 'note:read webhook:read', exp: null });
@@ -29,6 +29,24 @@ describe('CLI', () => {
 
     expect(json(await cli(url, 'token:revoke', '--token', String(issued.access_token)))).toEqual({ revoked: true });
     expect((await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200)).body).toEqual({ active: false });
+  });
+
+  it('workspace:create takes the admin\'s first and last name; /v2 never shows a null name ("" when unknown)', async () => {
+    const named = json(
+      await cli(url, 'workspace:create', '--name', 'Named', '--slug', 'cli-named', '--admin-email', 'ada@named.test', '--admin-first-name', 'Ada', '--admin-last-name', ' Lovelace '),
+    );
+    const unnamed = json(await cli(url, 'workspace:create', '--name', 'Unnamed', '--slug', 'cli-unnamed', '--admin-email', 'nobody@unnamed.test'));
+    const token = (slug: string) => cli(url, 'token:create', '--workspace', slug, '--scopes', 'user_management:read').then((out) => String(json(out).access_token));
+    const namedToken = await token('cli-named');
+    const members = await t.http().get('/v2/workspace_members').set('Authorization', `Bearer ${namedToken}`).expect(200);
+    expect(members.body.data).toEqual([expect.objectContaining({ first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@named.test', access_level: 'admin' })]);
+    const scim = await t.http().get(`/scim/v2/Users/${named.admin_member_id}`).set('Authorization', `Bearer ${namedToken}`).expect(200);
+    expect(scim.body.name).toEqual({ givenName: 'Ada', familyName: 'Lovelace' });
+    const unnamedToken = await token('cli-unnamed');
+    const one = await t.http().get(`/v2/workspace_members/${unnamed.admin_member_id}`).set('Authorization', `Bearer ${unnamedToken}`).expect(200);
+    expect(one.body.data).toMatchObject({ first_name: '', last_name: '' });
+    const all = await t.http().get('/v2/workspace_members').set('Authorization', `Bearer ${unnamedToken}`).expect(200);
+    expect(all.body.data.every((m: { first_name: unknown; last_name: unknown }) => typeof m.first_name === 'string' && typeof m.last_name === 'string')).toBe(true);
   });
 
   it('issues an expiring token and an all-scope token by default', async () => {

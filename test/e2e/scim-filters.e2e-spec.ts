@@ -104,7 +104,12 @@ const USER_FILTERS: ReadonlyArray<readonly [string, Expected]> = [
   [`${'('.repeat(40)}userName pr${')'.repeat(40)}`, INVALID],
   [`userName eq "${'x'.repeat(5000)}"`, INVALID],
   // Invalid: names and types this resource does not have.
-  ['title eq "x"', INVALID],
+  ['addresses.locality eq "x"', INVALID],
+  ['__proto__ eq "x"', INVALID],
+  ['constructor eq "x"', INVALID],
+  ['name.constructor eq "x"', INVALID],
+  ['emails[__proto__ eq "x"]', INVALID],
+  ['emails[constructor pr]', INVALID],
   ['members pr', INVALID],
   ['emails[foo eq "x"]', INVALID],
   ['name[givenName eq "x"]', INVALID],

@@ -266,12 +266,18 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
           Operations: [
             { op: 'Replace', path: 'emails[type eq "work"].value', value: 'Test_User_ab6490ee@contoso.com' },
             { op: 'Replace', path: 'name.familyName', value: 'Updated' },
-            { op: 'Add', path: 'displayName', value: 'Ignored Display' },
+            { op: 'Add', path: 'displayName', value: 'Stored Display' },
             { op: 'Replace', path: 'userName', value: 'renamed@contoso.com' },
           ],
         })
         .expect(200);
-      expect(res.body).toMatchObject({ userName: 'renamed@contoso.com', name: { givenName: 'Test', familyName: 'Updated' }, emails: [{ value: 'renamed@contoso.com' }] });
+      // emails are the provider's own and no longer follow userName.
+      expect(res.body).toMatchObject({
+        userName: 'renamed@contoso.com',
+        displayName: 'Stored Display',
+        name: { givenName: 'Test', familyName: 'Updated' },
+        emails: [expect.objectContaining({ value: 'Test_User_ab6490ee@contoso.com', type: 'work' })],
+      });
     });
 
     it('applies the compliant form: a path-less value object with dotted and URN keys', async () => {
@@ -285,7 +291,7 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
             {
               op: 'replace',
               value: {
-                displayName: 'Ignored',
+                displayName: 'Compliant',
                 'name.givenName': 'Given',
                 'urn:ietf:params:scim:schemas:core:2.0:User:name.familyName': 'Family',
                 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber': '7',
@@ -294,21 +300,23 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
           ],
         })
         .expect(200);
-      expect(res.body.name).toEqual({ givenName: 'Given', familyName: 'Family' });
+      expect(res.body.name).toMatchObject({ givenName: 'Given', familyName: 'Family' });
+      expect(res.body).toMatchObject({ displayName: 'Compliant', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { employeeNumber: '7' } });
     });
 
-    it('ignores the enterprise manager add, and clears a name part sent as "" then null (validator null-update test)', async () => {
+    it('stores the legacy enterprise manager add, and clears a name part sent as "" then null (validator null-update test)', async () => {
       const manager = await t
         .http()
         .patch(`/scim/v2/Users/${userId}`)
         .set(entra())
         .send({ schemas: [PATCH], Operations: [{ op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager', value: [{ $ref: `http://x/Users/${userId}`, value: userId }] }] })
         .expect(200);
-      expect(manager.body.name).toEqual({ givenName: 'Given', familyName: 'Family' });
+      expect(manager.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'].manager).toEqual({ $ref: `http://x/Users/${userId}`, value: userId });
       const empty = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'name.givenName', value: '' }] }).expect(200);
-      expect(empty.body.name).toEqual({ familyName: 'Family' });
+      expect(empty.body.name).not.toHaveProperty('givenName');
+      expect(empty.body.name.familyName).toBe('Family');
       const nulled = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'name.familyName', value: null }] }).expect(200);
-      expect(nulled.body.name).toEqual({});
+      expect(nulled.body.name).toEqual({ formatted: 'Test User' });
       await t
         .http()
         .patch(`/scim/v2/Users/${userId}`)

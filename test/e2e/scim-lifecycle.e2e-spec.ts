@@ -103,7 +103,7 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
   });
 
   describe('the state table', () => {
-    it('active member, DELETE → suspended: 204 empty, tokens stop at once, out of every team; PATCH active=true reactivates', async () => {
+    it('active member, DELETE → gone for SCIM (404, not listed), tokens stop at once, out of every team; the member stays readable on /v2', async () => {
       const user = await createUser('del-member@corp.example', { name: { givenName: 'Del', familyName: 'Member' } });
       const own = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementRead], { memberId: user.id });
       expect(await tokenWorks(own)).toBe(200);
@@ -113,19 +113,20 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
       const res = await t.http().delete(`/scim/v2/Users/${user.id}`).set(h()).expect(204);
       expect(res.text).toBe('');
       expect(await tokenWorks(own)).toBe(401);
-      const got = (await getUser(user.id).expect(200)).body;
-      expect(got).toMatchObject({ id: user.id, active: false, userName: 'del-member@corp.example' });
-      expect(got).not.toHaveProperty('appRole');
+      await getUser(user.id).expect(404);
+      const listed = (await t.http().get('/scim/v2/Users').query({ filter: 'userName eq "del-member@corp.example"' }).set(h()).expect(200)).body;
+      expect(listed.totalResults).toBe(0);
       expect(await memberIds(g1.id)).toEqual([]);
       expect(await memberIds(g2.id)).toEqual([]);
       const member = await t.http().get(`/v2/workspace_members/${user.id}`).set({ Authorization: `Bearer ${ws.token}` }).expect(200);
       expect(member.body.data.access_level).toBe('suspended');
-      // Deleting again changes nothing.
-      await t.http().delete(`/scim/v2/Users/${user.id}`).set(h()).expect(204);
-
-      const back = await patchUser(user.id, [{ op: 'replace', value: { active: true } }]).expect(200);
-      expect(back.body).toMatchObject({ active: true, appRole: 'member' });
-      expect(await tokenWorks(own)).toBe(200);
+      // Gone: deleting again, patching or replacing it is 404, and the token stays cut off.
+      expectScimError(await t.http().delete(`/scim/v2/Users/${user.id}`).set(h()), 404);
+      expectScimError(await patchUser(user.id, [{ op: 'replace', value: { active: true } }]), 404);
+      expect(await tokenWorks(own)).toBe(401);
+      // Its userName is free: a new POST creates a new user.
+      const again = await createUser('del-member@corp.example');
+      expect(again.id).not.toBe(user.id);
     });
 
     it('pending invite, DELETE → invite cancelled: 204 empty, then 404, out of every team, and its userName is free again', async () => {
@@ -179,7 +180,8 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
       const off = await t.http().put(`/scim/v2/Users/${user.id}`).set(h()).send({ schemas: [USER], userName: 'put@corp.example', name: { givenName: 'Put', familyName: 'Me' }, active: false }).expect(200);
       expect(off.body).toMatchObject({ active: false, externalId: 'okta-1' });
       const on = await t.http().put(`/scim/v2/Users/${user.id}`).set(h()).send({ schemas: [USER], userName: 'Put@corp.example', active: true, id: 'ignored', meta: { created: 'x' } }).expect(200);
-      expect(on.body).toMatchObject({ id: user.id, userName: 'Put@corp.example', active: true, appRole: 'admin', externalId: 'okta-1', name: { givenName: 'Put', familyName: 'Me' } });
+      // PUT replaces: the omitted name is cleared; externalId, active and appRole keep their values.
+      expect(on.body).toMatchObject({ id: user.id, userName: 'Put@corp.example', active: true, appRole: 'admin', externalId: 'okta-1', name: {} });
       expectScimError(await t.http().put(`/scim/v2/Users/${user.id}`).set(h()).send({ schemas: [USER], userName: 'grace@corp.example' }), 409, 'uniqueness');
       expectScimError(await t.http().put(`/scim/v2/Users/${user.id}`).set(h()).send({ schemas: [USER] }), 400, 'invalidValue');
     });
@@ -240,9 +242,11 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
       expectScimError(await patchUser(id, [{ op: 'replace', value: { active: 'nope' } }]), 400, 'invalidValue');
     });
 
-    it('Entra: emails[type eq "work"].value is accepted (read-only: follows userName); a malformed path is 400 invalidPath', async () => {
+    it('Entra: emails[type eq "work"].value creates or updates the work address (and so the member email); a malformed path is 400 invalidPath', async () => {
       const res = await patchUser(id, [{ op: 'Add', path: 'emails[type eq "work"].value', value: 'other@corp.example' }]).expect(200);
-      expect(res.body.emails).toEqual([{ value: 'patch@corp.example', primary: true, type: 'work' }]);
+      expect(res.body.emails).toEqual([{ type: 'work', value: 'other@corp.example' }]);
+      const member = await t.http().get(`/v2/workspace_members/${id}`).set({ Authorization: `Bearer ${ws.token}` }).expect(200);
+      expect(member.body.data.email_address).toBe('other@corp.example');
       expectScimError(await patchUser(id, [{ op: 'replace', path: 'emails[type eq "work"', value: 'x' }]), 400, 'invalidPath');
       expectScimError(await patchUser(id, [{ op: 'replace', path: 'emails[nope eq "work"].value', value: 'x' }]), 400, 'invalidPath');
       expectScimError(await patchUser(id, [{ op: 'replace', path: 'active[type eq "x"]', value: true }]), 400, 'invalidPath');

@@ -72,12 +72,14 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
   afterAll(() => t.close());
 
   describe('discovery', () => {
-    it('GET /Schemas: a ListResponse of the User and Group schemas (totalResults 2) with full attribute descriptions and no nulls', async () => {
+    it('GET /Schemas: a ListResponse of the User, EnterpriseUser and Group schemas (totalResults 3) with full attribute descriptions and no nulls', async () => {
       const res = await t.http().get('/scim/v2/Schemas').set(h()).expect(200);
       expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
-      expect(res.body).toMatchObject({ schemas: [LIST], totalResults: 2, startIndex: 1, itemsPerPage: 2 });
+      expect(res.body).toMatchObject({ schemas: [LIST], totalResults: 3, startIndex: 1, itemsPerPage: 3 });
       expect(nullsIn(res.body)).toEqual([]);
-      const [user, group] = res.body.Resources;
+      const [user, enterprise, group] = res.body.Resources;
+      expect(enterprise).toMatchObject({ id: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User' });
+      expect((enterprise.attributes as Body[]).map((a) => a.name)).toEqual(['employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager']);
       expect(user).toMatchObject({
         schemas: [SCHEMA],
         id: USER,
@@ -95,9 +97,10 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
         }
       }
       expect(attr(user, 'userName')).toMatchObject({ type: 'string', multiValued: false, required: true, mutability: 'readWrite', returned: 'default', uniqueness: 'server', caseExact: false });
-      expect(attr(user, 'emails')).toMatchObject({ type: 'complex', multiValued: true, mutability: 'readOnly' });
-      expect((attr(user, 'emails').subAttributes as Body[]).map((a) => a.name)).toEqual(['value', 'type', 'primary']);
-      expect(attr(user, 'name').subAttributes).toEqual([expect.objectContaining({ name: 'givenName' }), expect.objectContaining({ name: 'familyName' })]);
+      expect(attr(user, 'emails')).toMatchObject({ type: 'complex', multiValued: true, mutability: 'readWrite' });
+      expect((attr(user, 'emails').subAttributes as Body[]).map((a) => a.name)).toEqual(['value', 'display', 'type', 'primary']);
+      expect(attr(user, 'groups')).toMatchObject({ multiValued: true, mutability: 'readOnly' });
+      expect((attr(user, 'name').subAttributes as Body[]).map((a) => a.name)).toEqual(['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix']);
       expect(attr(user, 'active')).toMatchObject({ type: 'boolean', mutability: 'readWrite' });
       expect(attr(user, 'appRole')).toMatchObject({ canonicalValues: ['admin', 'member'] });
       expect(attr(user, 'externalId')).toMatchObject({ caseExact: true });
@@ -108,7 +111,8 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
     it('GET /Schemas/{urn} (case-insensitive), unknown urn 404', async () => {
       expect((await t.http().get(`/scim/v2/Schemas/${USER}`).set(h()).expect(200)).body).toMatchObject({ id: USER, name: 'User' });
       expect((await t.http().get(`/scim/v2/Schemas/${GROUP.toLowerCase()}`).set(h()).expect(200)).body).toMatchObject({ id: GROUP, name: 'Group' });
-      expectScimError(await t.http().get('/scim/v2/Schemas/urn:ietf:params:scim:schemas:extension:enterprise:2.0:User').set(h()), 404);
+      expect((await t.http().get('/scim/v2/Schemas/urn:ietf:params:scim:schemas:extension:enterprise:2.0:user').set(h()).expect(200)).body).toMatchObject({ name: 'EnterpriseUser' });
+      expectScimError(await t.http().get('/scim/v2/Schemas/urn:example:custom:2.0:User').set(h()), 404);
     });
 
     it('GET /ServiceProviderConfig and /ResourceTypes describe what is supported', async () => {
@@ -120,7 +124,7 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
         filter: { supported: true, maxResults: 100 },
         changePassword: { supported: false },
         sort: { supported: false },
-        etag: { supported: false },
+        etag: { supported: true },
         authenticationSchemes: expect.arrayContaining([expect.objectContaining({ type: 'oauthbearertoken', primary: true })]),
       });
       const types = (await t.http().get('/scim/v2/ResourceTypes').set(h()).expect(200)).body;
@@ -257,7 +261,7 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
     it('404: unknown ids and unknown routes under /scim/v2', async () => {
       expectScimError(await t.http().get('/scim/v2/Users/010101001010101011001010101011').set(h()), 404);
       expectScimError(await t.http().get('/scim/v2/Groups/6f1c1d3e-0000-4000-8000-000000000000').set(h()), 404);
-      expectScimError(await t.http().get('/scim/v2/Bulk').set(h()), 404);
+      expectScimError(await t.http().get('/scim/v2/Nowhere').set(h()), 404);
     });
 
     it('409: uniqueness, with scimType', async () => {

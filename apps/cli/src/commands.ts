@@ -46,6 +46,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       name: { required: true, description: 'Display name' },
       slug: { required: true, description: 'URL slug: lowercase letters, digits, hyphens' },
       'admin-email': { required: true, description: 'Email of the first admin member' },
+      'admin-first-name': { description: 'First name of the admin (shown by /v2 and SCIM; "" when omitted)' },
+      'admin-last-name': { description: 'Last name of the admin' },
       'admin-password': { description: 'Password of the admin (for OAuth consent sign-in)' },
     },
     async run(args, app) {
@@ -53,6 +55,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         name: required(args, 'name'),
         slug: required(args, 'slug'),
         adminEmail: required(args, 'admin-email'),
+        adminFirstName: text(args, 'admin-first-name')?.trim() || null,
+        adminLastName: text(args, 'admin-last-name')?.trim() || null,
         adminPassword: text(args, 'admin-password'),
       });
       return { workspace_id: created.workspaceId, workspace_slug: created.workspaceSlug, admin_member_id: created.adminMemberId };
@@ -115,7 +119,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     },
   },
   'token:create': {
-    summary: 'Issue a workspace API token (shown once; only its hash is stored)',
+    summary:
+      'Issue a workspace API token: a service credential of the workspace, counted as admin, that no member change (deactivation, deletion, demotion) affects. Shown once; only its hash is stored',
     options: {
       workspace: { required: true, description: 'Workspace slug or id' },
       scopes: { description: 'Space-separated scopes, or "all" (the default)' },
@@ -133,7 +138,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         name: text(args, 'name'),
         expiresAt: expiresIn === undefined ? undefined : new Date(Date.now() + Number(expiresIn) * 1000),
       });
-      return { access_token: issued.accessToken, token_type: 'Bearer', scope: issued.scope, expires_at: issued.expiresAt?.toISOString() ?? null };
+      return { access_token: issued.accessToken, token_type: 'Bearer', kind: issued.kind, scope: issued.scope, expires_at: issued.expiresAt?.toISOString() ?? null };
     },
   },
   'token:revoke': {

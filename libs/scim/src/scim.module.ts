@@ -1,10 +1,11 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { ScimGroupsService } from './application/scim-groups.service';
 import { ScimUsersService } from './application/scim-users.service';
 import { ScimGroupStore } from './infrastructure/scim-group.store';
 import { ScimUserStore } from './infrastructure/scim-user.store';
 import { ScimDiscoveryController } from './interface/http/scim-discovery.controller';
 import { ScimGroupsController } from './interface/http/scim-groups.controller';
+import { ScimUnsupportedMiddleware } from './interface/http/scim-unsupported.middleware';
 import { ScimUsersController } from './interface/http/scim-users.controller';
 
 /** SCIM 2.0 provisioning of members (Users) and teams (Groups) under /scim/v2. */
@@ -12,4 +13,8 @@ import { ScimUsersController } from './interface/http/scim-users.controller';
   controllers: [ScimDiscoveryController, ScimUsersController, ScimGroupsController],
   providers: [ScimUserStore, ScimGroupStore, ScimUsersService, ScimGroupsService],
 })
-export class ScimModule {}
+export class ScimModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ScimUnsupportedMiddleware).forRoutes({ path: 'scim/v2/*path', method: RequestMethod.ALL });
+  }
+}

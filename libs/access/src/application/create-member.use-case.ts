@@ -8,6 +8,8 @@ import { WorkspaceMemberRepository } from '../infrastructure/workspace-member.re
 export interface CreateMemberCommand {
   readonly workspaceId: string;
   readonly email: string;
+  /** The SCIM userName when it is not the email. */
+  readonly userName?: string;
   readonly firstName?: string | null;
   readonly lastName?: string | null;
   readonly accessLevel: AccessLevel;
@@ -38,6 +40,7 @@ export class CreateMemberUseCase {
         workspaceId: command.workspaceId,
         id: memberId,
         email,
+        userName: command.userName ?? email,
         firstName: command.firstName ?? null,
         lastName: command.lastName ?? null,
         accessLevel: command.accessLevel,

@@ -43,8 +43,10 @@ export class TokenIntrospectionQuery implements AccessTokenVerifier {
       workspaceId: grant.workspace_id,
       scopes: new Set(grant.scopes),
       clientId: grant.client_id,
-      memberId: grant.authorized_by_member_id,
-      memberIsAdmin: grant.access_level === 'admin',
+      kind: grant.kind,
+      memberId: grant.reported_member_id,
+      // A service token stands for the workspace itself, so it may do what an admin may.
+      isAdmin: grant.kind === 'service' || grant.access_level === 'admin',
       actor: grant.client_id ? { type: 'app', id: grant.client_id } : { type: 'api-token', id: grant.id },
     };
   }
@@ -64,7 +66,7 @@ export class TokenIntrospectionQuery implements AccessTokenVerifier {
       sub: grant.workspace_id,
       aud: clientId,
       iss: this.config.tokenIssuer,
-      authorized_by_workspace_member_id: grant.authorized_by_member_id,
+      authorized_by_workspace_member_id: grant.reported_member_id,
       workspace_id: grant.workspace_id,
       workspace_name: grant.workspace_name,
       workspace_slug: grant.workspace_slug,

@@ -7,7 +7,10 @@ export class ApiTokenOrmEntity {
   @Column('bytea', { name: 'token_hash', select: false }) tokenHash!: Buffer;
   @Column('text', { nullable: true }) name!: string | null;
   @Column('text', { name: 'client_id', nullable: true }) clientId!: string | null;
-  @Column('uuid', { name: 'authorized_by_member_id' }) authorizedByMemberId!: string;
+  /** `service`: a credential of the workspace itself (CLI `token:create`); `member`: granted by a member (OAuth). */
+  @Column('text') kind!: 'service' | 'member';
+  /** The member who granted a member token; null for a service token. */
+  @Column('uuid', { name: 'authorized_by_member_id', nullable: true }) authorizedByMemberId!: string | null;
   @Column('text', { array: true }) scopes!: string[];
   @Column('timestamptz', { name: 'issued_at', default: () => 'now()' }) issuedAt!: Date;
   @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt!: Date | null;

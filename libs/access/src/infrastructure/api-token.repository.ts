@@ -8,8 +8,16 @@ export interface TokenGrantRow {
   workspace_id: string;
   scopes: string[];
   client_id: string | null;
-  authorized_by_member_id: string;
-  access_level: 'admin' | 'member';
+  kind: 'service' | 'member';
+  /** The granting member of a member token; null for a service token. */
+  authorized_by_member_id: string | null;
+  /** The granting member's level; null for a service token. */
+  access_level: 'admin' | 'member' | null;
+  /**
+   * What `/v2/self` reports as `authorized_by_workspace_member_id`: the granting member, or for a
+   * service token the workspace's longest-standing active admin (else its first member).
+   */
+  reported_member_id: string;
   issued_at: Date;
   expires_at: Date | null;
   workspace_name: string;
@@ -28,20 +36,25 @@ export class ApiTokenRepository {
   }
 
   /**
-   * The grant of a token that may be used now: not revoked, not expired, and authorized by a
-   * member who still has access (suspending a member cuts off their tokens at once).
+   * The grant of a token that may be used now: not revoked, not expired, and either a service
+   * token of the workspace (no member change ever affects it) or granted by a member who still
+   * has access (suspending a member cuts off their tokens at once).
    */
   async findLiveGrantByHash(hash: Buffer): Promise<TokenGrantRow | null> {
     const rows: TokenGrantRow[] = await this.transactions.manager().query(
-      `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.authorized_by_member_id, m.access_level,
+      `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.kind, t.authorized_by_member_id, m.access_level,
+              COALESCE(t.authorized_by_member_id, (
+                SELECT s.id FROM workspace_members s WHERE s.workspace_id = t.workspace_id
+                 ORDER BY (s.access_level = 'admin' AND s.state = 'active' AND s.deleted_at IS NULL) DESC, s.created_at, s.id LIMIT 1
+              )) AS reported_member_id,
               t.issued_at, t.expires_at, w.name AS workspace_name, w.slug AS workspace_slug, w.logo_url AS workspace_logo_url
          FROM api_tokens t
-         JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
+         LEFT JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
          JOIN workspaces w ON w.id = t.workspace_id
         WHERE t.token_hash = $1
           AND t.revoked_at IS NULL
           AND (t.expires_at IS NULL OR t.expires_at > now())
-          AND m.state = 'active'`,
+          AND (t.kind = 'service' OR (m.state = 'active' AND m.deleted_at IS NULL))`,
       [hash],
     );
     return rows[0] ?? null;

@@ -5,6 +5,8 @@ export class WorkspaceMemberOrmEntity {
   @PrimaryColumn('uuid', { name: 'workspace_id' }) workspaceId!: string;
   @PrimaryColumn('uuid') id!: string;
   @Column('text') email!: string;
+  /** The SCIM userName: any string, unique case-insensitively among live members; the email for members made outside SCIM. */
+  @Column('text', { name: 'user_name' }) userName!: string;
   @Column('text', { name: 'first_name', nullable: true }) firstName!: string | null;
   @Column('text', { name: 'last_name', nullable: true }) lastName!: string | null;
   @Column('text', { name: 'avatar_url', nullable: true }) avatarUrl!: string | null;
@@ -13,4 +15,6 @@ export class WorkspaceMemberOrmEntity {
   @Column('text', { name: 'password_hash', nullable: true, select: false }) passwordHash!: string | null;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
+  /** Set by a SCIM DELETE: gone for SCIM, kept so that references to the member still resolve. */
+  @Column('timestamptz', { name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { IsNull } from 'typeorm';
 import { WorkspaceMemberOrmEntity } from './workspace-member.orm-entity';
 
 @Injectable()
@@ -14,8 +15,12 @@ export class WorkspaceMemberRepository {
     return this.repo.findOneBy({ workspaceId, id: memberId });
   }
 
+  /** The member with this email who was not deleted through SCIM (a deleted one's address may be reused). */
   findByEmail(workspaceId: string, email: string): Promise<WorkspaceMemberOrmEntity | null> {
-    return this.repo.createQueryBuilder('m').where('m.workspace_id = :workspaceId AND lower(m.email) = lower(:email)', { workspaceId, email }).getOne();
+    return this.repo
+      .createQueryBuilder('m')
+      .where('m.workspace_id = :workspaceId AND lower(m.email) = lower(:email) AND m.deleted_at IS NULL', { workspaceId, email })
+      .getOne();
   }
 
   listInWorkspace(workspaceId: string): Promise<WorkspaceMemberOrmEntity[]> {
@@ -23,11 +28,13 @@ export class WorkspaceMemberRepository {
   }
 
   findFirstActiveAdmin(workspaceId: string): Promise<WorkspaceMemberOrmEntity | null> {
-    return this.repo.findOne({ where: { workspaceId, accessLevel: 'admin', state: 'active' }, order: { createdAt: 'ASC' } });
+    return this.repo.findOne({ where: { workspaceId, accessLevel: 'admin', state: 'active', deletedAt: IsNull() }, order: { createdAt: 'ASC' } });
   }
 
-  async insert(member: Pick<WorkspaceMemberOrmEntity, 'workspaceId' | 'id' | 'email' | 'firstName' | 'lastName' | 'accessLevel'> & { passwordHash?: string | null }): Promise<void> {
-    await this.repo.insert({ ...member, passwordHash: member.passwordHash ?? null });
+  async insert(
+    member: Pick<WorkspaceMemberOrmEntity, 'workspaceId' | 'id' | 'email' | 'firstName' | 'lastName' | 'accessLevel'> & { userName?: string; passwordHash?: string | null },
+  ): Promise<void> {
+    await this.repo.insert({ ...member, userName: member.userName ?? member.email, passwordHash: member.passwordHash ?? null });
   }
 
   async setPasswordHash(workspaceId: string, memberId: string, passwordHash: string): Promise<void> {

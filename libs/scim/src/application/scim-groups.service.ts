@@ -3,6 +3,7 @@ import { newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { parseFilter } from '../domain/filter';
 import { readPatchRequest } from '../domain/patch';
+import { assertVersionMatches } from '../domain/preconditions';
 import { scimBadRequest, scimUniquenessConflict } from '../domain/scim-error';
 import { applyGroupPatch, type GroupMemberRef, readGroupBody } from '../domain/scim-group';
 import { ScimGroupStore, type TeamRecord } from '../infrastructure/scim-group.store';
@@ -48,11 +49,12 @@ export class ScimGroupsService {
   }
 
   /** PUT: replaces the name, externalId and the whole member list. */
-  async replace(workspaceId: string, teamId: string, body: unknown): Promise<ScimGroupView> {
+  async replace(workspaceId: string, teamId: string, body: unknown, ifMatch?: string): Promise<ScimGroupView> {
     const input = readGroupBody(body);
     return this.write(input.displayName, () =>
       this.transactions.run(async () => {
         const team = this.require(await this.groups.findById(workspaceId, teamId, { lock: true }), teamId);
+        assertVersionMatches(ifMatch, team.version);
         if (input.displayName.toLowerCase() !== team.displayName.toLowerCase()) await this.assertNameFree(workspaceId, input.displayName, team.id);
         await this.groups.update(workspaceId, { id: team.id, displayName: input.displayName, externalId: input.externalId });
         await this.groups.setMembers(workspaceId, team.id, await this.resolveMembers(workspaceId, input.memberIds));
@@ -62,10 +64,11 @@ export class ScimGroupsService {
   }
 
   /** PATCH: operations applied in order to the team, then saved in one transaction. */
-  async patch(workspaceId: string, teamId: string, body: unknown): Promise<ScimGroupView> {
+  async patch(workspaceId: string, teamId: string, body: unknown, ifMatch?: string): Promise<ScimGroupView> {
     const operations = readPatchRequest(body);
     return this.transactions.run(async () => {
       const team = this.require(await this.groups.findById(workspaceId, teamId, { lock: true }), teamId);
+      assertVersionMatches(ifMatch, team.version);
       const members = (await this.groups.membersOf(workspaceId, [team.id])).get(team.id) ?? [];
       const next = applyGroupPatch({ displayName: team.displayName, externalId: team.externalId, members }, operations);
       return this.write(next.displayName, async () => {
@@ -82,9 +85,9 @@ export class ScimGroupsService {
   }
 
   /** DELETE: the team goes; its members stay in the workspace. */
-  async delete(workspaceId: string, teamId: string): Promise<void> {
+  async delete(workspaceId: string, teamId: string, ifMatch?: string): Promise<void> {
     await this.transactions.run(async () => {
-      this.require(await this.groups.findById(workspaceId, teamId, { lock: true }), teamId);
+      assertVersionMatches(ifMatch, this.require(await this.groups.findById(workspaceId, teamId, { lock: true }), teamId).version);
       await this.groups.delete(workspaceId, teamId);
     });
   }

@@ -1,7 +1,8 @@
 import type { CompareValue, Filter } from './filter';
 import { scimBadRequest } from './scim-error';
 
-export type Element = Readonly<Record<string, string | boolean | null>>;
+/** An element by lower-case sub-attribute name: a Map, so that a filter naming `__proto__` or `constructor` finds nothing. */
+export type Element = ReadonlyMap<string, string | boolean | null>;
 
 /**
  * Evaluates a filter over one element of a multi-valued attribute (a group member, an email),
@@ -20,8 +21,8 @@ export function matchesFilter(filter: Filter, element: Element): boolean {
       throw scimBadRequest('invalidFilter', 'Invalid filter: value filters cannot be nested.');
     default: {
       const key = filter.path.sub ?? filter.path.name;
-      if (!(key in element)) throw scimBadRequest('invalidFilter', `Invalid filter: "${filter.path.text}" is not a sub-attribute here.`);
-      const actual = element[key];
+      if (!element.has(key)) throw scimBadRequest('invalidFilter', `Invalid filter: "${filter.path.text}" is not a sub-attribute here.`);
+      const actual = element.get(key) ?? null;
       if (filter.kind === 'present') return actual !== null && actual !== '';
       return compare(actual, filter.op, filter.value);
     }

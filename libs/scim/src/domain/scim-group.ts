@@ -79,13 +79,20 @@ export function applyGroupPatch(current: GroupFields, operations: readonly Patch
       if (op.op !== 'remove') throw scimBadRequest('invalidPath', `${where}: a filtered members path is supported with remove only.`);
       const filter = path.filter;
       // Checked against a sample member first, so that a bad filter is a 400 even on an empty group.
-      const sample: Element = { value: '', display: null, type: 'User', $ref: null };
+      const element = (value: string, display: string | null): Element =>
+        new Map<string, string | null>([
+          ['value', value],
+          ['display', display],
+          ['type', 'User'],
+          ['$ref', null],
+        ]);
+      const sample = element('', null);
       try {
         matchesFilter(filter, sample);
       } catch {
         throw scimBadRequest('invalidPath', `${where}: "${path.text}" filters on something that is not a sub-attribute of members (value, display, type, $ref).`);
       }
-      members = members.filter((m) => !matchesFilter(filter, { ...sample, value: m.value, display: m.display }));
+      members = members.filter((m) => !matchesFilter(filter, element(m.value, m.display)));
       return;
     }
     if (op.op === 'remove') {

@@ -10,7 +10,7 @@ export interface SqlAttribute {
 
 /** A multi-valued complex attribute: its sub-attributes, and how "some element matches" reads. */
 export interface SqlMultiValued {
-  readonly subAttributes: Readonly<Record<string, SqlAttribute>>;
+  readonly subAttributes: ReadonlyMap<string, SqlAttribute>;
   /** Wraps a condition over one element into a condition over the row (e.g. an EXISTS). */
   readonly anyElement: (condition: string) => string;
 }
@@ -20,8 +20,9 @@ export interface SqlFilterTarget {
   readonly resource: string;
   /** Schema URNs whose attributes may be written fully qualified (lower case). */
   readonly schemaUrns: readonly string[];
-  readonly attributes: Readonly<Record<string, SqlAttribute>>;
-  readonly multiValued: Readonly<Record<string, SqlMultiValued>>;
+  /** Maps, never plain objects: a filter naming `__proto__` or `constructor` must find nothing (400). */
+  readonly attributes: ReadonlyMap<string, SqlAttribute>;
+  readonly multiValued: ReadonlyMap<string, SqlMultiValued>;
 }
 
 function unsupported(message: string): Error {
@@ -35,43 +36,45 @@ function unsupported(message: string): Error {
  * `invalidFilter`, never silently dropped.
  */
 export function compileFilter(filter: Filter, target: SqlFilterTarget, params: unknown[]): string {
-  const compile = (node: Filter): string => {
+  // `negated`: under a `not`, comparisons keep their COALESCE so that an absent value stays "no
+  // match"; elsewhere a bare comparison (NULL is not true either) lets the planner use an index.
+  const compile = (node: Filter, negated: boolean): string => {
     switch (node.kind) {
       case 'and':
       case 'or':
-        return `(${compile(node.left)} ${node.kind.toUpperCase()} ${compile(node.right)})`;
+        return `(${compile(node.left, negated)} ${node.kind.toUpperCase()} ${compile(node.right, negated)})`;
       case 'not':
-        return `(NOT ${compile(node.filter)})`;
+        return `(NOT ${compile(node.filter, !negated)})`;
       case 'valuePath': {
         const multi = multiValuedOf(node.path, target);
-        return multi.anyElement(compileElement(node.filter, multi, node.path, params));
+        return multi.anyElement(compileElement(node.filter, multi, node.path, params, false));
       }
       default: {
         const resolved = resolve(node.path, target);
-        if (resolved.multi) return resolved.multi.anyElement(leaf(node, resolved.attribute, params));
-        return leaf(node, resolved.attribute, params);
+        if (resolved.multi) return resolved.multi.anyElement(leaf(node, resolved.attribute, params, false));
+        return leaf(node, resolved.attribute, params, negated);
       }
     }
   };
-  return compile(filter);
+  return compile(filter, false);
 }
 
-function compileElement(filter: Filter, multi: SqlMultiValued, parent: AttrPath, params: unknown[]): string {
+function compileElement(filter: Filter, multi: SqlMultiValued, parent: AttrPath, params: unknown[], negated: boolean): string {
   switch (filter.kind) {
     case 'and':
     case 'or':
-      return `(${compileElement(filter.left, multi, parent, params)} ${filter.kind.toUpperCase()} ${compileElement(filter.right, multi, parent, params)})`;
+      return `(${compileElement(filter.left, multi, parent, params, negated)} ${filter.kind.toUpperCase()} ${compileElement(filter.right, multi, parent, params, negated)})`;
     case 'not':
-      return `(NOT ${compileElement(filter.filter, multi, parent, params)})`;
+      return `(NOT ${compileElement(filter.filter, multi, parent, params, !negated)})`;
     case 'valuePath':
       throw unsupported('value filters cannot be nested');
     default: {
       const { path } = filter;
       // Inside brackets names are sub-attributes of the parent (`type`), or written in full (`emails.type`).
       const name = path.sub && path.name === parent.name ? path.sub : path.sub ? null : path.name;
-      const attribute = name ? multi.subAttributes[name] : undefined;
+      const attribute = name ? multi.subAttributes.get(name) : undefined;
       if (!attribute) throw unsupported(`"${path.text}" is not a filterable sub-attribute of ${parent.text}`);
-      return leaf(filter, attribute, params);
+      return leaf(filter, attribute, params, negated);
     }
   }
 }
@@ -84,26 +87,26 @@ function checkUrn(path: AttrPath, target: SqlFilterTarget): void {
 
 function multiValuedOf(path: AttrPath, target: SqlFilterTarget): SqlMultiValued {
   checkUrn(path, target);
-  const multi = target.multiValued[path.name];
+  const multi = target.multiValued.get(path.name);
   if (!multi) throw unsupported(`"${path.text}" is not a multi-valued attribute of ${target.resource}`);
   return multi;
 }
 
 function resolve(path: AttrPath, target: SqlFilterTarget): { attribute: SqlAttribute; multi?: SqlMultiValued } {
   checkUrn(path, target);
-  const multi = target.multiValued[path.name];
+  const multi = target.multiValued.get(path.name);
   if (multi) {
     // `emails co "x"` filters on the `value` sub-attribute (RFC 7644 §3.4.2.2).
-    const attribute = multi.subAttributes[path.sub ?? 'value'];
+    const attribute = multi.subAttributes.get(path.sub ?? 'value');
     if (!attribute) throw unsupported(`"${path.text}" is not a filterable attribute of ${target.resource}`);
     return { attribute, multi };
   }
-  const attribute = target.attributes[path.sub ? `${path.name}.${path.sub}` : path.name];
+  const attribute = target.attributes.get(path.sub ? `${path.name}.${path.sub}` : path.name);
   if (!attribute) throw unsupported(`"${path.text}" is not a filterable attribute of ${target.resource}`);
   return { attribute };
 }
 
-function leaf(node: Extract<Filter, { kind: 'compare' | 'present' }>, attribute: SqlAttribute, params: unknown[]): string {
+function leaf(node: Extract<Filter, { kind: 'compare' | 'present' }>, attribute: SqlAttribute, params: unknown[], negated: boolean): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
@@ -147,6 +150,9 @@ function leaf(node: Extract<Filter, { kind: 'compare' | 'present' }>, attribute:
           return wrap(`right(${left}, length(${right})) = ${right}`);
         case 'ne':
           return `(${left} IS DISTINCT FROM ${right})`;
+        case 'eq':
+          // Plain equality matches the expression indexes (lower(user_name), external_id, lower(display_name)).
+          return negated ? wrap(`${left} = ${right}`) : `(${left} = ${right})`;
         default:
           return wrap(`${left} COLLATE "C" ${ORDER_OPS[op]} ${right}`);
       }

@@ -3,7 +3,7 @@ import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Filter } from '../domain/filter';
 import type { GroupMemberRef } from '../domain/scim-group';
-import { compileFilter, type SqlFilterTarget } from './filter-sql';
+import { compileFilter, type SqlAttribute, type SqlFilterTarget, type SqlMultiValued } from './filter-sql';
 
 export interface TeamRecord {
   readonly id: string;
@@ -11,6 +11,8 @@ export interface TeamRecord {
   readonly externalId: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** `meta.version` without the `W/"…"`: the update time in microseconds. */
+  readonly version: string;
 }
 
 interface TeamRow {
@@ -19,34 +21,38 @@ interface TeamRow {
   external_id: string | null;
   created_at: Date;
   updated_at: Date;
+  version: string;
 }
 
-const COLUMNS = 't.id, t.display_name, t.external_id, t.created_at, t.updated_at';
+const COLUMNS = `t.id, t.display_name, t.external_id, t.created_at, t.updated_at, (extract(epoch FROM t.updated_at) * 1000000)::bigint::text AS version`;
 const str = (sql: string, caseExact = false) => ({ type: 'string' as const, caseExact, sql });
 
 /** What a Groups filter may name, over `teams` aliased `t`; members through `team_memberships tm`. */
 export const GROUP_FILTER_TARGET: SqlFilterTarget = {
   resource: 'Group',
   schemaUrns: ['urn:ietf:params:scim:schemas:core:2.0:group'],
-  attributes: {
-    id: str('t.id::text', true),
-    displayname: str('t.display_name'),
-    externalid: str('t.external_id', true),
-    'meta.created': { type: 'dateTime', caseExact: false, sql: 't.created_at' },
-    'meta.lastmodified': { type: 'dateTime', caseExact: false, sql: 't.updated_at' },
-    'meta.resourcetype': str(`'Group'`),
-  },
-  multiValued: {
-    members: {
-      subAttributes: {
-        value: str('tm.user_id::text', true),
-        type: str(`'User'`),
-        display: str('(SELECT u.user_name FROM scim_users u WHERE u.workspace_id = tm.workspace_id AND u.id = tm.user_id)'),
+  attributes: new Map<string, SqlAttribute>([
+    ['id', str('t.id::text', true)],
+    ['displayname', str('t.display_name')],
+    ['externalid', str('t.external_id', true)],
+    ['meta.created', { type: 'dateTime', caseExact: false, sql: 't.created_at' }],
+    ['meta.lastmodified', { type: 'dateTime', caseExact: false, sql: 't.updated_at' }],
+    ['meta.resourcetype', str(`'Group'`)],
+  ]),
+  multiValued: new Map<string, SqlMultiValued>([
+    [
+      'members',
+      {
+        subAttributes: new Map<string, SqlAttribute>([
+          ['value', str('tm.user_id::text', true)],
+          ['type', str(`'User'`)],
+          ['display', str('(SELECT u.user_name FROM scim_users u WHERE u.workspace_id = tm.workspace_id AND u.id = tm.user_id)')],
+        ]),
+        anyElement: (condition: string) =>
+          `EXISTS (SELECT 1 FROM team_memberships tm WHERE tm.workspace_id = t.workspace_id AND tm.team_id = t.id AND ${condition})`,
       },
-      anyElement: (condition) =>
-        `EXISTS (SELECT 1 FROM team_memberships tm WHERE tm.workspace_id = t.workspace_id AND tm.team_id = t.id AND ${condition})`,
-    },
-  },
+    ],
+  ]),
 };
 
 const toRecord = (row: TeamRow): TeamRecord => ({
@@ -55,6 +61,7 @@ const toRecord = (row: TeamRow): TeamRecord => ({
   externalId: row.external_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 /** Teams and their memberships; every method takes the workspace first. */
@@ -79,7 +86,7 @@ export class ScimGroupStore {
   }
 
   async findById(workspaceId: string, teamId: string, options: { lock?: boolean } = {}): Promise<TeamRecord | null> {
-    if (!isUuid(teamId)) return null;
+    if (!isUuid(teamId) || teamId !== teamId.toLowerCase()) return null; // ids are case-exact
     const rows = await this.query<TeamRow>(`SELECT ${COLUMNS} FROM teams t WHERE t.workspace_id = $1 AND t.id = $2${options.lock ? ' FOR UPDATE' : ''}`, [
       workspaceId,
       teamId,

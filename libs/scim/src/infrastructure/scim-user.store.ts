@@ -2,49 +2,69 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Filter } from '../domain/filter';
-import type { AppRole, InviteState, MemberState, ScimUserRecord, UserKind } from '../domain/scim-user';
-import { compileFilter, type SqlFilterTarget } from './filter-sql';
+import type { JsonObject } from '../domain/json-body';
+import type { AppRole, EmailEntry, InviteState, MemberState, ScimUserRecord, UserKind } from '../domain/scim-user';
+import { compileFilter, type SqlAttribute, type SqlFilterTarget, type SqlMultiValued } from './filter-sql';
 
 interface UserRow {
   id: string;
   kind: UserKind;
   user_name: string;
+  email: string;
   first_name: string | null;
   last_name: string | null;
   external_id: string | null;
   access_level: AppRole;
   state: MemberState | InviteState;
+  scim_profile: JsonObject;
+  version: string;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'u.id, u.kind, u.user_name, u.first_name, u.last_name, u.external_id, u.access_level, u.state, u.created_at, u.updated_at';
+const COLUMNS = `u.id, u.kind, u.user_name, u.email, u.first_name, u.last_name, u.external_id, u.access_level, u.state, u.scim_profile,
+  (extract(epoch FROM u.updated_at) * 1000000)::bigint::text AS version, u.created_at, u.updated_at`;
 
 const str = (sql: string, caseExact = false) => ({ type: 'string' as const, caseExact, sql });
+const profileText = (key: string) => str(`(u.scim_profile ->> '${key}')`);
 
 /** What a Users filter may name, over the `scim_users` view aliased `u`. */
 export const USER_FILTER_TARGET: SqlFilterTarget = {
   resource: 'User',
   schemaUrns: ['urn:ietf:params:scim:schemas:core:2.0:user'],
-  attributes: {
-    id: str('u.id::text', true),
-    username: str('u.user_name'),
-    externalid: str('u.external_id', true),
-    'name.givenname': str('u.first_name'),
-    'name.familyname': str('u.last_name'),
-    active: { type: 'boolean', caseExact: false, sql: 'u.active' },
-    approle: str('u.access_level'),
-    'meta.created': { type: 'dateTime', caseExact: false, sql: 'u.created_at' },
-    'meta.lastmodified': { type: 'dateTime', caseExact: false, sql: 'u.updated_at' },
-    'meta.resourcetype': str(`'User'`),
-  },
-  multiValued: {
-    // Every user has exactly one email, its userName, of type "work", primary.
-    emails: {
-      subAttributes: { value: str('u.user_name'), type: str(`'work'`), primary: { type: 'boolean', caseExact: false, sql: 'true' }, display: str('NULL::text') },
-      anyElement: (condition) => condition,
-    },
-  },
+  attributes: new Map<string, SqlAttribute>([
+    ['id', str('u.id::text', true)],
+    ['username', str('u.user_name')],
+    ['externalid', str('u.external_id', true)],
+    ['name.givenname', str('u.first_name')],
+    ['name.familyname', str('u.last_name')],
+    ['name.formatted', str(`(u.scim_profile -> 'name' ->> 'formatted')`)],
+    ['displayname', profileText('displayName')],
+    ['nickname', profileText('nickName')],
+    ['title', profileText('title')],
+    ['active', { type: 'boolean', caseExact: false, sql: 'u.active' }],
+    ['approle', str('u.access_level')],
+    ['meta.created', { type: 'dateTime', caseExact: false, sql: 'u.created_at' }],
+    ['meta.lastmodified', { type: 'dateTime', caseExact: false, sql: 'u.updated_at' }],
+    ['meta.resourcetype', str(`'User'`)],
+  ]),
+  multiValued: new Map<string, SqlMultiValued>([
+    [
+      'emails',
+      {
+        // One row per address in scim_user_emails, indexed on (workspace_id, lower(value)). An
+        // uncorrelated sub-select (the workspace is always $1 here) runs once, as an index probe,
+        // and the matching users are then fetched by primary key; a correlated EXISTS made the
+        // planner hash-join a scan of every member instead.
+        subAttributes: new Map<string, SqlAttribute>([
+          ['value', str('e.value')],
+          ['type', str('e.type')],
+          ['primary', { type: 'boolean', caseExact: false, sql: 'e.is_primary' }],
+        ]),
+        anyElement: (condition: string) => `u.id = ANY (ARRAY(SELECT e.user_id FROM scim_user_emails e WHERE e.workspace_id = $1 AND ${condition}))`,
+      },
+    ],
+  ]),
 };
 
 function toRecord(row: UserRow): ScimUserRecord {
@@ -52,14 +72,32 @@ function toRecord(row: UserRow): ScimUserRecord {
     id: row.id,
     kind: row.kind,
     userName: row.user_name,
+    email: row.email,
     givenName: row.first_name,
     familyName: row.last_name,
     externalId: row.external_id,
     appRole: row.access_level,
     state: row.state,
+    profile: row.scim_profile ?? {},
+    version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** What SCIM writes of a member or invite. */
+export interface UserWrite {
+  readonly id: string;
+  readonly kind: UserKind;
+  readonly userName: string;
+  readonly email: string;
+  readonly givenName: string | null;
+  readonly familyName: string | null;
+  readonly externalId: string | null;
+  readonly appRole: AppRole;
+  readonly state: MemberState | InviteState;
+  readonly profile: JsonObject;
+  readonly emails: readonly EmailEntry[];
 }
 
 /** SCIM's reads and writes of members and invites; every method takes the workspace first. */
@@ -85,8 +123,9 @@ export class ScimUserStore {
     return { total, users: rows.map(toRecord) };
   }
 
+  /** Ids match exactly (RFC 7643 §3.1: `id` is case-exact): an upper-cased id is another, unknown id. */
   async findById(workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<ScimUserRecord | null> {
-    if (!isUuid(id)) return null;
+    if (!isUuid(id) || id !== id.toLowerCase()) return null;
     const rows = await this.query<UserRow>(`SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND u.id = $2`, [workspaceId, id]);
     const user = rows[0] ? toRecord(rows[0]) : null;
     if (user && options.lock) {
@@ -97,13 +136,16 @@ export class ScimUserStore {
     return user;
   }
 
-  /** The users (members in any state, live invites) with this userName, case-insensitively. */
-  async findByUserName(workspaceId: string, userName: string): Promise<ScimUserRecord[]> {
-    const rows = await this.query<UserRow>(`SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND lower(u.user_name) = lower($2)`, [workspaceId, userName]);
+  /** The users (members in any state, live invites) with this userName or this member email, case-insensitively. */
+  async findByUserNameOrEmail(workspaceId: string, userName: string, email: string): Promise<ScimUserRecord[]> {
+    const rows = await this.query<UserRow>(
+      `SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND (lower(u.user_name) = lower($2) OR lower(u.email) = lower($3))`,
+      [workspaceId, userName, email],
+    );
     return rows.map(toRecord);
   }
 
-  /** Serialises writers of one address in one workspace until the transaction ends. */
+  /** Serialises writers of one userName in one workspace until the transaction ends. */
   async lockUserName(workspaceId: string, userName: string): Promise<void> {
     await this.query(`SELECT pg_advisory_xact_lock(hashtext('scim-user:' || $1 || ':' || lower($2)))`, [workspaceId, userName]);
   }
@@ -113,32 +155,53 @@ export class ScimUserStore {
     return (rows[0]?.domains ?? []).map((domain) => domain.toLowerCase());
   }
 
-  async insertInvite(
-    workspaceId: string,
-    invite: { id: string; userName: string; givenName: string | null; familyName: string | null; externalId: string | null; appRole: AppRole; state: InviteState },
-  ): Promise<void> {
+  async insertInvite(workspaceId: string, invite: UserWrite): Promise<void> {
     await this.query(
-      `INSERT INTO workspace_invites (workspace_id, id, email, first_name, last_name, access_level, external_id, state)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [workspaceId, invite.id, invite.userName, invite.givenName, invite.familyName, invite.appRole, invite.externalId, invite.state],
+      `INSERT INTO workspace_invites (workspace_id, id, user_name, email, first_name, last_name, access_level, external_id, state, scim_profile)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [workspaceId, invite.id, invite.userName, invite.email, invite.givenName, invite.familyName, invite.appRole, invite.externalId, invite.state, invite.profile],
     );
+    await this.replaceEmails(workspaceId, invite.id, invite.emails);
   }
 
-  /** Writes the SCIM-owned fields of a member or invite and its state. */
-  async update(
-    workspaceId: string,
-    user: Pick<ScimUserRecord, 'id' | 'kind' | 'userName' | 'givenName' | 'familyName' | 'externalId' | 'appRole' | 'state'>,
-  ): Promise<void> {
+  /** Writes the SCIM-owned fields of a member or invite, its state and its email rows. */
+  async update(workspaceId: string, user: UserWrite): Promise<void> {
     const table = user.kind === 'member' ? 'workspace_members' : 'workspace_invites';
     await this.query(
-      `UPDATE ${table} SET email = $3, first_name = $4, last_name = $5, external_id = $6, access_level = $7, state = $8, updated_at = clock_timestamp()
+      `UPDATE ${table} SET user_name = $3, email = $4, first_name = $5, last_name = $6, external_id = $7, access_level = $8, state = $9,
+              scim_profile = $10, updated_at = clock_timestamp()
         WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, user.id, user.userName, user.givenName, user.familyName, user.externalId, user.appRole, user.state],
+      [workspaceId, user.id, user.userName, user.email, user.givenName, user.familyName, user.externalId, user.appRole, user.state, user.profile],
+    );
+    await this.replaceEmails(workspaceId, user.id, user.emails);
+  }
+
+  private async replaceEmails(workspaceId: string, userId: string, emails: readonly EmailEntry[]): Promise<void> {
+    await this.query(`DELETE FROM scim_user_emails WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
+    if (emails.length === 0) return;
+    await this.query(
+      `INSERT INTO scim_user_emails (workspace_id, user_id, position, value, type, is_primary)
+       SELECT $1, $2, x.n - 1, x.value, x.type, x.is_primary FROM unnest($3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS x(value, type, is_primary, n)`,
+      [workspaceId, userId, emails.map((e) => e.value), emails.map((e) => e.type), emails.map((e) => e.primary)],
     );
   }
 
   async cancelInvite(workspaceId: string, inviteId: string): Promise<void> {
     await this.query(`UPDATE workspace_invites SET state = 'cancelled', updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, [workspaceId, inviteId]);
+    await this.replaceEmails(workspaceId, inviteId, []);
+  }
+
+  /**
+   * A SCIM DELETE of a member: gone for SCIM (404, not listed), its userName and email free again,
+   * no access; the row stays so that actor references on records and history still resolve.
+   */
+  async markMemberDeleted(workspaceId: string, memberId: string): Promise<void> {
+    await this.query(
+      `UPDATE workspace_members SET deleted_at = clock_timestamp(), state = CASE WHEN state = 'active' THEN 'suspended' ELSE state END, updated_at = clock_timestamp()
+        WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, memberId],
+    );
+    await this.replaceEmails(workspaceId, memberId, []);
   }
 
   /** Takes the user out of every team (a deleted user); touches the teams' lastModified. */

@@ -31,8 +31,10 @@ export class AccessGuard extends AuthGuard(['bearer', 'basic']) {
         { missing_scopes: missing },
       );
     }
-    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ONLY_KEY, targets) && !auth.memberIsAdmin) {
-      throw new ForbiddenError('You do not have the necessary permissions: the workspace member behind this token must be an admin.');
+    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ONLY_KEY, targets) && !auth.isAdmin) {
+      throw new ForbiddenError(
+        'You do not have the necessary permissions: this needs a workspace API token (service token) or a token granted by a workspace admin.',
+      );
     }
     return true;
   }

@@ -9,8 +9,20 @@ export interface AuthContext {
   readonly workspaceId: string;
   readonly scopes: ReadonlySet<string>;
   readonly clientId: string | null;
+  /**
+   * `service`: a workspace API token (CLI `token:create`), a credential of the workspace itself
+   * that no member change affects; `member`: a token a member granted (OAuth), which acts as them.
+   */
+  readonly kind: 'service' | 'member';
+  /**
+   * The member the token acts as: for a member token the member who granted it; for a service
+   * token the workspace's longest-standing active admin, who stands in for the workspace where a
+   * member is needed (a `current-user` default, `/v2/self`). A service token's validity and rights
+   * never depend on that member.
+   */
   readonly memberId: string;
-  readonly memberIsAdmin: boolean;
+  /** May do admin-only things: a service token, or a member token whose member is an admin now. */
+  readonly isAdmin: boolean;
   readonly actor: Actor;
 }
 

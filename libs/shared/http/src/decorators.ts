@@ -36,7 +36,11 @@ export function Public(): MethodDecorator & ClassDecorator {
   return SetMetadata(PUBLIC_ROUTE_KEY, true);
 }
 
-/** The member behind the token must be a workspace admin (on top of the scopes). */
+/**
+ * Admin-only (on top of the scopes): the token must be a workspace service token or granted by a
+ * member who is an admin at the time of the request. Every SCIM write and every change of access
+ * level carries it.
+ */
 export function RequireAdminMember(): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(ADMIN_ONLY_KEY, true), ApiExtension('x-requires-admin-member', true));
 }

@@ -18,6 +18,9 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   forbidden: HttpStatus.FORBIDDEN,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
   rate_limit_exceeded: HttpStatus.TOO_MANY_REQUESTS,
+  precondition_failed: HttpStatus.PRECONDITION_FAILED,
+  method_not_allowed: HttpStatus.METHOD_NOT_ALLOWED,
+  not_implemented: HttpStatus.NOT_IMPLEMENTED,
   internal_error: HttpStatus.INTERNAL_SERVER_ERROR,
   service_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };

@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'forbidden',
   'payload_too_large',
   'rate_limit_exceeded',
+  'precondition_failed',
+  'method_not_allowed',
+  'not_implemented',
   'internal_error',
   'service_unavailable',
 ] as const;

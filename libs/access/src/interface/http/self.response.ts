@@ -10,7 +10,11 @@ export class SelfResponse {
   @ApiPropertyOptional({ description: 'The workspace id' }) sub?: string;
   @ApiPropertyOptional({ description: 'Equals client_id' }) aud?: string;
   @ApiPropertyOptional({ description: 'The issuer, from TOKEN_ISSUER (default: the host of BASE_URL)' }) iss?: string;
-  @ApiPropertyOptional() authorized_by_workspace_member_id?: string;
+  @ApiPropertyOptional({
+    description:
+      'The member who granted the token (OAuth). For a workspace API token (a service token of the workspace, CLI `token:create`), which no member granted, the workspace\'s longest-standing active admin (else its first member) at the time of the call: the reference API types this field as a member id. The token does not depend on that member.',
+  })
+  authorized_by_workspace_member_id?: string;
   @ApiPropertyOptional() workspace_id?: string;
   @ApiPropertyOptional() workspace_name?: string;
   @ApiPropertyOptional() workspace_slug?: string;

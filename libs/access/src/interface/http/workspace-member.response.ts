@@ -8,11 +8,11 @@ class WorkspaceMemberId {
 
 export class WorkspaceMemberResponse {
   @ApiProperty({ type: WorkspaceMemberId }) id!: WorkspaceMemberId;
-  @ApiProperty({ type: String, nullable: true }) first_name!: string | null;
-  @ApiProperty({ type: String, nullable: true }) last_name!: string | null;
+  @ApiProperty({ description: '"" when unknown (never null, as the reference schema types it)' }) first_name!: string;
+  @ApiProperty({ description: '"" when unknown (never null)' }) last_name!: string;
   @ApiProperty({ type: String, nullable: true }) avatar_url!: string | null;
   @ApiProperty() email_address!: string;
-  @ApiProperty({ enum: ['admin', 'member', 'suspended'] }) access_level!: string;
+  @ApiProperty({ enum: ['admin', 'member', 'suspended'], description: 'suspended for a member who has no access (suspended, deprovisioned, or deleted through SCIM)' }) access_level!: string;
   @ApiProperty() created_at!: string;
 }
 
@@ -27,8 +27,8 @@ export class WorkspaceMemberEnvelope {
 export function toWorkspaceMemberResponse(member: WorkspaceMemberOrmEntity): WorkspaceMemberResponse {
   return {
     id: { workspace_id: member.workspaceId, workspace_member_id: member.id },
-    first_name: member.firstName,
-    last_name: member.lastName,
+    first_name: member.firstName ?? '',
+    last_name: member.lastName ?? '',
     avatar_url: member.avatarUrl,
     email_address: member.email,
     access_level: member.state === 'active' ? member.accessLevel : 'suspended',

@@ -11,7 +11,14 @@ import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ScimListResponse, toListResponse } from './scim.responses';
 
 const RESOURCE_TYPES = [
-  { id: 'User', name: 'User', endpoint: '/Users', description: 'Workspace members and pending invites', schema: SCIM_URN.user },
+  {
+    id: 'User',
+    name: 'User',
+    endpoint: '/Users',
+    description: 'Workspace members and pending invites',
+    schema: SCIM_URN.user,
+    schemaExtensions: [{ schema: SCIM_URN.enterpriseUser, required: false }],
+  },
   { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'Workspace teams', schema: SCIM_URN.group },
 ];
 
@@ -75,7 +82,7 @@ export class ScimDiscoveryController {
   @ScimOperation()
   @ApiQuery(FILTER_REFUSED)
   @RequireScopes(SCOPES.userManagementRead)
-  @ApiOperation({ summary: 'List the User and Group schemas', description: 'A ListResponse with totalResults 2.' })
+  @ApiOperation({ summary: 'List the schemas', description: 'A ListResponse of the User, EnterpriseUser and Group schemas (totalResults 3).' })
   @ApiOkResponse({ type: ScimListResponse })
   schemas(@Query('filter') filter?: unknown): ScimListResponse {
     refuseFilter(filter);
@@ -113,7 +120,8 @@ export class ScimDiscoveryController {
       filter: { supported: true, maxResults: MAX_COUNT },
       changePassword: { supported: false },
       sort: { supported: false },
-      etag: { supported: false },
+      // Weak ETags equal to meta.version on every User and Group; If-Match (412) on writes, If-None-Match (304) on reads.
+      etag: { supported: true },
       authenticationSchemes: [
         { type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'A workspace API token or an OAuth access token with the user_management scopes', primary: true },
         { type: 'httpbasic', name: 'HTTP Basic', description: 'The token as username, empty password' },

@@ -5,7 +5,8 @@ import { ScimErrorResponse } from './scim.responses';
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request, in the SCIM error schema; `scimType` says why (invalidFilter, invalidSyntax, invalidPath, noTarget, invalidValue, mutability)',
   401: 'Missing, invalid, revoked or expired token (SCIM error schema)',
-  403: 'The token lacks the user_management scope this operation needs, or a discovery endpoint was given a filter (SCIM error schema)',
+  403: 'The token lacks the user_management scope this operation needs; for a write, it is neither a service token nor granted by an admin member, or it would raise its own member; or a discovery endpoint was given a filter (SCIM error schema)',
+  412: '`If-Match` names another version than meta.version: the resource has changed, nothing was written (SCIM error schema)',
   404: 'No such resource in this workspace (SCIM error schema)',
   409: 'userName or displayName already taken (`scimType: uniqueness`)',
   413: 'Request body larger than the service accepts (SCIM error schema)',

@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import type { Response } from 'express';
 import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
 import { isObject, requireSchema } from '../../domain/json-body';
+import { entityTag } from '../../domain/preconditions';
 import { scimBadRequest } from '../../domain/scim-error';
 import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
@@ -56,6 +57,7 @@ export class ScimGroupsController {
   @Post()
   @ScimOperation(400, 409, 413)
   @RequireScopes(SCOPES.userManagementReadWrite)
+  @RequireAdminMember()
   @ApiOperation({ summary: 'Create a group (team)' })
   @ApiBody(GROUP_BODY)
   @ApiCreatedResponse({ type: ScimGroupResource, description: 'Created; `Location` holds meta.location' })
@@ -63,6 +65,7 @@ export class ScimGroupsController {
     const view = await this.groups.create(auth.workspaceId, body);
     const group = toScimGroup(view.team, view.members, this.config.baseUrl);
     res.status(201).setHeader('Location', group.meta.location);
+    res.setHeader('ETag', entityTag(view.team.version));
     return group;
   }
 
@@ -73,26 +76,43 @@ export class ScimGroupsController {
   @ApiParam(GROUP_ID)
   @ApiOkResponse({ type: ScimGroupResource })
   @ApiScimResourceQuery()
-  async get(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
+  async get(
+    @CurrentAuth() auth: AuthContext,
+    @Param('workspace_team_id') teamId: string,
+    @ScimResourceParams() query: ScimResourceQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
     const view = await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes));
+    res.setHeader('ETag', entityTag(view.team.version));
     return this.present(view, query);
   }
 
   @Put(':workspace_team_id')
-  @ScimOperation(400, 404, 409, 413)
+  @ScimOperation(400, 404, 409, 412, 413)
   @RequireScopes(SCOPES.userManagementReadWrite)
+  @RequireAdminMember()
   @ApiOperation({ summary: 'Replace a group (team)', description: 'Replaces the name, externalId and the whole member list.' })
   @ApiParam(GROUP_ID)
   @ApiBody(GROUP_BODY)
   @ApiOkResponse({ type: ScimGroupResource })
   @ApiScimResourceQuery()
-  async replace(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Body() body: unknown, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
-    return this.present(await this.groups.replace(auth.workspaceId, teamId, body), query);
+  async replace(
+    @CurrentAuth() auth: AuthContext,
+    @Param('workspace_team_id') teamId: string,
+    @Body() body: unknown,
+    @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    const view = await this.groups.replace(auth.workspaceId, teamId, body, ifMatch);
+    res.setHeader('ETag', entityTag(view.team.version));
+    return this.present(view, query);
   }
 
   @Patch(':workspace_team_id')
-  @ScimOperation(400, 404, 409, 413)
+  @ScimOperation(400, 404, 409, 412, 413)
   @RequireScopes(SCOPES.userManagementReadWrite)
+  @RequireAdminMember()
   @ApiOperation({
     summary: 'Update a group (team) with PatchOp operations',
     description:
@@ -108,9 +128,11 @@ export class ScimGroupsController {
     @Param('workspace_team_id') teamId: string,
     @Body() body: unknown,
     @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const view = await this.groups.patch(auth.workspaceId, teamId, body);
+    const view = await this.groups.patch(auth.workspaceId, teamId, body, ifMatch);
+    res.setHeader('ETag', entityTag(view.team.version));
     if (query.attributes === undefined && query.excludedAttributes === undefined) {
       res.status(204);
       return undefined;
@@ -120,13 +142,14 @@ export class ScimGroupsController {
 
   @Delete(':workspace_team_id')
   @HttpCode(204)
-  @ScimOperation(404)
+  @ScimOperation(404, 412)
   @RequireScopes(SCOPES.userManagementReadWrite)
-  @ApiOperation({ summary: 'Delete a group (team)', description: 'Its members stay in the workspace.' })
+  @RequireAdminMember()
+  @ApiOperation({ summary: 'Delete a group (team)', description: 'Afterwards it answers 404 and is never listed or filtered; its members stay in the workspace.' })
   @ApiParam(GROUP_ID)
   @ApiNoContentResponse({ description: 'Deleted' })
-  async delete(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string): Promise<void> {
-    await this.groups.delete(auth.workspaceId, teamId);
+  async delete(@CurrentAuth() auth: AuthContext, @Param('workspace_team_id') teamId: string, @Headers('if-match') ifMatch: string | undefined): Promise<void> {
+    await this.groups.delete(auth.workspaceId, teamId, ifMatch);
   }
 
   private async search(auth: AuthContext, filter: unknown, startIndex: unknown, count: unknown, attributes?: string, excluded?: string): Promise<ScimListResponse> {

@@ -1,10 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type AuthContext, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import type { Response } from 'express';
-import { ScimUsersService } from '../../application/scim-users.service';
+import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
+import type { ScimUserRecord } from '../../domain/scim-user';
+import { entityTag } from '../../domain/preconditions';
 import { isObject } from '../../domain/json-body';
 import { requireSchema } from '../../domain/json-body';
 import { scimBadRequest } from '../../domain/scim-error';
@@ -18,7 +20,7 @@ import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource
 const USER_ID = { name: 'user_id', description: 'Workspace membership id or invite id' };
 const USER_BODY = {
   description:
-    'A SCIM User. `schemas` must include the core User URN; `userName` (an email) is required. Unknown attributes are ignored; `active` and booleans may be strings ("True").',
+    'A SCIM User. `schemas` must include the core User URN; `userName` (any string, unique case-insensitively) is required, and an email must come from `emails` (primary, else the first work, else the first) or from `userName`. Every core attribute and the enterprise extension round-trip as sent; unknown attributes and read-only ones (`id`, `meta`, `groups`) are ignored; booleans may be strings ("True").',
   type: ScimUserResource,
 };
 
@@ -58,6 +60,7 @@ export class ScimUsersController {
   @Post()
   @ScimOperation(400, 409, 413)
   @RequireScopes(SCOPES.userManagementReadWrite)
+  @RequireAdminMember()
   @ApiOperation({
     summary: 'Create a user',
     description:
@@ -66,8 +69,10 @@ export class ScimUsersController {
   @ApiBody(USER_BODY)
   @ApiCreatedResponse({ type: ScimUserResource, description: 'Created; `Location` holds meta.location' })
   async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<ScimUserResource> {
-    const user = toScimUser(await this.users.create(auth.workspaceId, body, auth.actor), this.config.baseUrl);
+    const created = await this.users.create(auth.workspaceId, body, callerOf(auth));
+    const user = toScimUser(created, this.config.baseUrl);
     res.status(201).setHeader('Location', user.meta.location);
+    res.setHeader('ETag', entityTag(created.version));
     return user;
   }
 
@@ -78,32 +83,48 @@ export class ScimUsersController {
   @ApiParam(USER_ID)
   @ApiOkResponse({ type: ScimUserResource })
   @ApiScimResourceQuery()
-  async get(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
-    return this.present(await this.users.get(auth.workspaceId, userId), query);
+  async get(
+    @CurrentAuth() auth: AuthContext,
+    @Param('user_id') userId: string,
+    @ScimResourceParams() query: ScimResourceQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    // With the ETag set here, Express answers a matching If-None-Match with 304 and no body.
+    return this.present(await this.users.get(auth.workspaceId, userId), query, res);
   }
 
   @Put(':user_id')
-  @ScimOperation(400, 404, 409, 413)
+  @ScimOperation(400, 404, 409, 412, 413)
   @RequireScopes(SCOPES.userManagementReadWrite)
+  @RequireAdminMember()
   @ApiOperation({
     summary: 'Replace a user',
-    description: 'Replaces userName and name; omitted externalId, active and appRole keep their values. `active: false` deprovisions (Okta custom apps deactivate this way).',
+    description:
+      'Replaces every attribute (an omitted one is cleared); omitted externalId, active and appRole keep their values; read-only values (`id`, `meta`, `groups`) are ignored. `active: false` deprovisions (Okta custom apps deactivate this way). `If-Match` with another version: 412.',
   })
   @ApiParam(USER_ID)
   @ApiBody(USER_BODY)
   @ApiOkResponse({ type: ScimUserResource })
   @ApiScimResourceQuery()
-  async replace(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Body() body: unknown, @ScimResourceParams() query: ScimResourceQuery): Promise<unknown> {
-    return this.present(await this.users.replace(auth.workspaceId, userId, body), query);
+  async replace(
+    @CurrentAuth() auth: AuthContext,
+    @Param('user_id') userId: string,
+    @Body() body: unknown,
+    @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    return this.present(await this.users.replace(auth.workspaceId, userId, body, callerOf(auth), ifMatch), query, res);
   }
 
   @Patch(':user_id')
-  @ScimOperation(400, 404, 409, 413)
+  @ScimOperation(400, 404, 409, 412, 413)
   @RequireScopes(SCOPES.userManagementReadWrite)
+  @RequireAdminMember()
   @ApiOperation({
     summary: 'Update a user with PatchOp operations',
     description:
-      'Operations are applied in order, all or nothing. Paths: userName, name, name.givenName, name.familyName, active, appRole, externalId (remove only for the name parts and externalId); the path may be omitted when value is an object of attributes (dotted and URN-qualified keys accepted). `active: false` on an active member deprovisions it (200); on a pending invite it deprovisions the invite (204, no body).',
+      'Operations are applied in order, all or nothing (RFC 7644 §3.5.2), on any attribute of the User schema and the enterprise extension, with value filters (`emails[type eq "work"].value`); the path may be omitted when value is an object of attributes (dotted and URN-qualified keys accepted). `id`, `meta` and `groups` are read-only: 400 `mutability`. `active: false` on an active member deprovisions it (200); on a pending invite it deprovisions the invite (204, no body). `If-Match` with another version: 412.',
   })
   @ApiParam(USER_ID)
   @ApiBody({ type: ScimPatchRequest })
@@ -115,25 +136,31 @@ export class ScimUsersController {
     @Param('user_id') userId: string,
     @Body() body: unknown,
     @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const { user, noContent } = await this.users.patch(auth.workspaceId, userId, body);
+    const { user, noContent } = await this.users.patch(auth.workspaceId, userId, body, callerOf(auth), ifMatch);
     if (noContent) {
-      res.status(204);
+      res.status(204).setHeader('ETag', entityTag(user.version));
       return undefined;
     }
-    return this.present(user, query);
+    return this.present(user, query, res);
   }
 
   @Delete(':user_id')
   @HttpCode(204)
-  @ScimOperation(404)
+  @ScimOperation(404, 412)
   @RequireScopes(SCOPES.userManagementReadWrite)
-  @ApiOperation({ summary: 'Delete a user', description: 'Suspends an active member or cancels a pending invite, and removes the user from every team.' })
+  @RequireAdminMember()
+  @ApiOperation({
+    summary: 'Delete a user',
+    description:
+      'Afterwards the user answers 404 and is never listed or filtered, and its userName is free for a new user. A member keeps existing for /v2 (without access), so that records and history that name them still resolve; an invite is cancelled. Removes the user from every team.',
+  })
   @ApiParam(USER_ID)
-  @ApiNoContentResponse({ description: 'Suspended or cancelled' })
-  async delete(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string): Promise<void> {
-    await this.users.delete(auth.workspaceId, userId);
+  @ApiNoContentResponse({ description: 'Deleted' })
+  async delete(@CurrentAuth() auth: AuthContext, @Param('user_id') userId: string, @Headers('if-match') ifMatch: string | undefined): Promise<void> {
+    await this.users.delete(auth.workspaceId, userId, ifMatch);
   }
 
   private async search(auth: AuthContext, filter: unknown, startIndex: unknown, count: unknown, attributes?: string, excluded?: string): Promise<ScimListResponse> {
@@ -143,7 +170,13 @@ export class ScimUsersController {
     return toListResponse(resources, total, page.startIndex);
   }
 
-  private present(user: Parameters<typeof toScimUser>[0], query: ScimResourceQuery): unknown {
+  private present(user: ScimUserRecord, query: ScimResourceQuery, res: Response): unknown {
+    res.setHeader('ETag', entityTag(user.version));
     return project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, query.attributes, query.excludedAttributes);
   }
+}
+
+/** The writer behind a SCIM request: its member, or none for a workspace service token. */
+export function callerOf(auth: AuthContext): ScimCaller {
+  return { actor: auth.actor, memberId: auth.kind === 'member' ? auth.memberId : null };
 }

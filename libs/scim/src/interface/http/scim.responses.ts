@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { GroupMemberRef } from '../../domain/scim-group';
-import { isActive, type ScimUserRecord } from '../../domain/scim-user';
+import { entityTag } from '../../domain/preconditions';
+import { documentOf, type ScimUserRecord } from '../../domain/scim-user';
 import { SCIM_URN } from '../../domain/urns';
 import type { TeamRecord } from '../../infrastructure/scim-group.store';
 
@@ -15,23 +16,46 @@ class ScimMeta {
 class ScimName {
   @ApiPropertyOptional() givenName?: string;
   @ApiPropertyOptional() familyName?: string;
+  @ApiPropertyOptional() formatted?: string;
+  @ApiPropertyOptional() middleName?: string;
+  @ApiPropertyOptional() honorificPrefix?: string;
+  @ApiPropertyOptional() honorificSuffix?: string;
 }
 
 class ScimEmail {
   @ApiProperty() value!: string;
-  @ApiProperty({ example: true }) primary!: boolean;
-  @ApiProperty({ example: 'work' }) type!: string;
+  @ApiPropertyOptional({ example: true }) primary?: boolean;
+  @ApiPropertyOptional({ example: 'work' }) type?: string;
+  @ApiPropertyOptional() display?: string;
 }
 
 export class ScimUserResource {
   @ApiProperty({ example: [SCIM_URN.user] }) schemas!: string[];
   @ApiProperty({ description: 'Workspace membership id or invite id', format: 'uuid' }) id!: string;
   @ApiPropertyOptional({ description: "The identity provider's id for the user" }) externalId?: string;
-  @ApiProperty({ description: 'Primary email; unique case-insensitively', example: 'ada@example.com' }) userName!: string;
+  @ApiProperty({ description: 'Any string; unique case-insensitively', example: 'Test_User_1f0c' }) userName!: string;
   @ApiProperty({ type: ScimName }) name!: ScimName;
-  @ApiProperty({ type: [ScimEmail], description: 'Read-only; mirrors userName' }) emails!: ScimEmail[];
+  @ApiPropertyOptional() displayName?: string;
+  @ApiPropertyOptional() nickName?: string;
+  @ApiPropertyOptional() title?: string;
+  @ApiPropertyOptional() preferredLanguage?: string;
+  @ApiPropertyOptional() locale?: string;
+  @ApiPropertyOptional() timezone?: string;
+  @ApiPropertyOptional({ type: [ScimEmail], description: 'Phone numbers as sent (value, type, primary, display)' }) phoneNumbers?: ScimEmail[];
+  @ApiProperty({
+    type: [ScimEmail],
+    description: "As sent. The member's email is the primary entry, else the first of type work, else the first; a user with none shows its email as one primary work address",
+  })
+  emails!: ScimEmail[];
   @ApiProperty({ description: 'True for an active member or a pending invite' }) active!: boolean;
   @ApiPropertyOptional({ enum: ['admin', 'member'], description: 'Absent for a suspended or deprovisioned member' }) appRole?: string;
+  @ApiPropertyOptional({
+    name: SCIM_URN.enterpriseUser,
+    description: 'The enterprise extension as sent: employeeNumber, costCenter, organization, division, department, manager { value, $ref }',
+    type: 'object',
+    additionalProperties: true,
+  })
+  [SCIM_URN.enterpriseUser]?: Record<string, unknown>;
   @ApiProperty({ type: ScimMeta }) meta!: ScimMeta;
 }
 
@@ -87,30 +111,32 @@ export class ScimSearchRequest {
   @ApiPropertyOptional({ type: [String] }) excludedAttributes?: string[];
 }
 
-const version = (date: Date) => `W/"${date.getTime()}"`;
-
+/**
+ * A user as stored, every attribute exactly as last written. A user made outside SCIM (CLI, first
+ * start) has no `emails` of its own: its email is shown as the one primary work address.
+ */
 export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResource {
-  const name: ScimName = {};
-  if (user.givenName !== null) name.givenName = user.givenName;
-  if (user.familyName !== null) name.familyName = user.familyName;
+  const { userName, active, appRole, externalId, name, [SCIM_URN.enterpriseUser]: enterprise, ...attributes } = documentOf(user);
   return {
-    schemas: [SCIM_URN.user],
+    schemas: enterprise ? [SCIM_URN.user, SCIM_URN.enterpriseUser] : [SCIM_URN.user],
     id: user.id,
-    ...(user.externalId !== null ? { externalId: user.externalId } : {}),
-    userName: user.userName,
-    name,
-    emails: [{ value: user.userName, primary: true, type: 'work' }],
-    active: isActive(user),
+    ...(typeof externalId === 'string' ? { externalId } : {}),
+    userName,
+    name: (name ?? {}) as ScimName,
+    ...attributes,
+    emails: (attributes.emails as ScimEmail[] | undefined) ?? [{ value: user.email, primary: true, type: 'work' }],
+    active,
     // The reference API leaves appRole out for a member who has lost access (suspended or deprovisioned).
-    ...(user.kind === 'member' && user.state !== 'active' ? {} : { appRole: user.appRole }),
+    ...(user.kind === 'member' && user.state !== 'active' ? {} : { appRole }),
+    ...(enterprise ? { [SCIM_URN.enterpriseUser]: enterprise } : {}),
     meta: {
       resourceType: 'User',
       created: user.createdAt.toISOString(),
       lastModified: user.updatedAt.toISOString(),
       location: `${baseUrl}/scim/v2/Users/${user.id}`,
-      version: version(user.updatedAt),
+      version: entityTag(user.version),
     },
-  };
+  } as ScimUserResource;
 }
 
 export function toScimGroup(team: TeamRecord, members: readonly GroupMemberRef[] | null, baseUrl: string): ScimGroupResource {
@@ -134,7 +160,7 @@ export function toScimGroup(team: TeamRecord, members: readonly GroupMemberRef[]
       created: team.createdAt.toISOString(),
       lastModified: team.updatedAt.toISOString(),
       location: `${baseUrl}/scim/v2/Groups/${team.id}`,
-      version: version(team.updatedAt),
+      version: entityTag(team.version),
     },
   };
 }
