@@ -139,20 +139,22 @@ describe('SQL sandbox', () => {
   });
 
   it('statements that run see the caller\'s workspace only', async () => {
-    const answers = await Promise.all(
-      [
-        'SELECT count(*) AS n FROM people',
-        'SELECT * FROM people',
-        'SELECT * FROM activities.phone_calls',
-        'SELECT * FROM information_schema.tables',
-        'SELECT * FROM information_schema.columns',
-        "SELECT * FROM people p FULL JOIN activities.phone_calls c ON true",
-        'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r, people',
-        'TABLE people',
-        'SELECT row_to_json(p) FROM people p',
-        'SELECT jsonb_agg(c) FROM activities.phone_calls c',
-      ].map((statement) => sql(statement)),
-    );
+    // One after the other: a workspace runs at most SQL_WORKSPACE_CONCURRENCY statements at once.
+    const answers = [];
+    for (const statement of [
+      'SELECT count(*) AS n FROM people',
+      'SELECT * FROM people',
+      'SELECT * FROM activities.phone_calls',
+      'SELECT * FROM information_schema.tables',
+      'SELECT * FROM information_schema.columns',
+      "SELECT * FROM people p FULL JOIN activities.phone_calls c ON true",
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r, people',
+      'TABLE people',
+      'SELECT row_to_json(p) FROM people p',
+      'SELECT jsonb_agg(c) FROM activities.phone_calls c',
+    ]) {
+      answers.push(await sql(statement));
+    }
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(leaks(JSON.stringify(res.body))).toEqual([]);

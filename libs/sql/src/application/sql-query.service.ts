@@ -63,7 +63,7 @@ export class SqlQueryService {
       relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
     });
     const text = statement.render(relationNames);
-    return this.executor.run(relations, text, params.values, displayNames);
+    return this.executor.run(caller.workspaceId, relations, text, params.values, displayNames);
   }
 
   /** The tables the caller may read: objects always, activities and lists with their scopes. */
