@@ -49,20 +49,20 @@ export class SqlQueryService {
 
     const schema = await this.executor.appSchema();
     const params = new SqlParams(caller.workspaceId);
-    const relationNames = new Map<string, string>();
     const displayNames = new Map<string, string>(statement.cteNames);
     const relations: string[] = [];
-    statement.tables.forEach((ref, index) => {
+    const { columnUse } = statement;
+    statement.occurrences.forEach((occurrence, index) => {
       const name = `${GENERATED_PREFIX}t${index + 1}`;
-      relationNames.set(tableKey(ref), name);
+      const { ref } = occurrence;
       displayNames.set(name, displayTable(ref));
       const body =
         ref.schema === INFORMATION_SCHEMA
           ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, params)
-          : tableRelationSql(byKey.get(tableKey(ref))!, params, schema);
+          : tableRelationSql(byKey.get(tableKey(ref))!, params, schema, { columns: columnUse.all ? null : columnUse.names, filters: occurrence.filters });
       relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
     });
-    const text = statement.render(relationNames);
+    const text = statement.render((index) => `${GENERATED_PREFIX}t${index + 1}`);
     return this.executor.run(caller.workspaceId, relations, text, params.values, displayNames);
   }
 
