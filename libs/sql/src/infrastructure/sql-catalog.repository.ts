@@ -11,7 +11,6 @@ interface ContainerRow {
 }
 
 interface AttributeRow {
-  container_id: string;
   id: string;
   api_slug: string;
   type: string;
@@ -40,36 +39,34 @@ export class SqlCatalogRepository {
     return this.load(workspaceId, { objects: all('objects'), lists: all('lists'), activities: all('activities') });
   }
 
-  /** `null` for a schema: all its tables; an array: only those slugs. */
+  /** `null` for a schema: all its tables; an array: only those slugs. One round trip. */
   private async load(workspaceId: string, slugs: Record<DataSchema, string[] | null>): Promise<SqlTable[]> {
     const db = this.transactions.manager();
     // A null array reads every container of the schema; an empty one reads none.
-    const containers: ContainerRow[] = await db.query(
-      `SELECT 'objects' AS schema, o.id, o.api_slug AS slug, o.plural_noun AS title, NULL::text AS parent_object
-         FROM objects o WHERE o.workspace_id = $1 AND ($2::text[] IS NULL OR o.api_slug = ANY($2::text[]))
-       UNION ALL
-       SELECT 'lists', l.id, l.api_slug, l.name, p.api_slug
-         FROM lists l JOIN objects p ON p.workspace_id = l.workspace_id AND p.id = l.parent_object_id
-        WHERE l.workspace_id = $1 AND ($3::text[] IS NULL OR l.api_slug = ANY($3::text[]))
-       UNION ALL
-       SELECT 'activities', a.id, a.api_slug, a.plural_noun, NULL
-         FROM activities a WHERE a.workspace_id = $1 AND ($4::text[] IS NULL OR a.api_slug = ANY($4::text[]))
-       ORDER BY 1, 3`,
+    const rows: Array<ContainerRow & { attributes: AttributeRow[] | null }> = await db.query(
+      `WITH containers AS (
+         SELECT 'objects' AS schema, o.id, o.api_slug AS slug, o.plural_noun AS title, NULL::text AS parent_object
+           FROM objects o WHERE o.workspace_id = $1 AND ($2::text[] IS NULL OR o.api_slug = ANY($2::text[]))
+         UNION ALL
+         SELECT 'lists', l.id, l.api_slug, l.name, p.api_slug
+           FROM lists l JOIN objects p ON p.workspace_id = l.workspace_id AND p.id = l.parent_object_id
+          WHERE l.workspace_id = $1 AND ($3::text[] IS NULL OR l.api_slug = ANY($3::text[]))
+         UNION ALL
+         SELECT 'activities', a.id, a.api_slug, a.plural_noun, NULL
+           FROM activities a WHERE a.workspace_id = $1 AND ($4::text[] IS NULL OR a.api_slug = ANY($4::text[])))
+       SELECT c.*,
+              (SELECT json_agg(json_build_object('id', t.id, 'api_slug', t.api_slug, 'type', t.type, 'is_multiselect', t.is_multiselect) ORDER BY t.position, t.api_slug)
+                 FROM attributes t WHERE t.workspace_id = $1 AND t.container_id = c.id AND NOT t.is_archived) AS attributes
+         FROM containers c
+        ORDER BY 1, 3`,
       [workspaceId, slugs.objects, slugs.lists, slugs.activities],
     );
-    if (containers.length === 0) return [];
-    const attributes: AttributeRow[] = await db.query(
-      `SELECT container_id, id, api_slug, type, is_multiselect FROM attributes
-        WHERE workspace_id = $1 AND container_id = ANY($2::uuid[]) AND NOT is_archived
-        ORDER BY container_id, position, api_slug`,
-      [workspaceId, containers.map((c) => c.id)],
+    return rows.map((c) =>
+      buildTable(
+        c.schema,
+        { id: c.id, slug: c.slug, title: c.title, parentObject: c.parent_object },
+        (c.attributes ?? []).map((row): CatalogAttribute => ({ id: row.id, slug: row.api_slug, type: row.type, isMultiselect: row.is_multiselect })),
+      ),
     );
-    const byContainer = new Map<string, CatalogAttribute[]>();
-    for (const row of attributes) {
-      const list = byContainer.get(row.container_id) ?? [];
-      list.push({ id: row.id, slug: row.api_slug, type: row.type, isMultiselect: row.is_multiselect });
-      byContainer.set(row.container_id, list);
-    }
-    return containers.map((c) => buildTable(c.schema, { id: c.id, slug: c.slug, title: c.title, parentObject: c.parent_object }, byContainer.get(c.id) ?? []));
   }
 }

@@ -42,6 +42,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   (`pg_try_advisory_xact_lock(hashtext('workbase.sql-slot:' || workspace), slot)`), taken in
  *   the round trip that opens its transaction and freed by its ROLLBACK, or by PostgreSQL when
  *   the connection or process dies. No free slot: 429.
+ * Each statement also runs without parallel workers, so that SQL_POOL_SIZE bounds the backends
+ * (and so the cores) the endpoint can keep busy.
  */
 @Injectable()
 export class SqlExecutor implements OnModuleDestroy {
@@ -115,8 +117,21 @@ export class SqlExecutor implements OnModuleDestroy {
     this.running++;
     this.runningFor.set(workspaceId, mine + 1);
     let client: PoolClient | null = null;
-    let broken: Error | undefined;
     let result: QueryResult<unknown[]>;
+    /** Ends the transaction, then gives the connection and the admission back. */
+    const finish = async (broken?: Error): Promise<void> => {
+      try {
+        if (client && !broken) await client.query('ROLLBACK');
+      } catch (error) {
+        broken = error as Error;
+      } finally {
+        client?.release(broken);
+        this.running--;
+        const left = (this.runningFor.get(workspaceId) ?? 1) - 1;
+        if (left > 0) this.runningFor.set(workspaceId, left);
+        else this.runningFor.delete(workspaceId);
+      }
+    };
     try {
       client = await this.connections().connect();
       // One round trip: the timeout is an integer from the validated config and the workspace id a
@@ -124,31 +139,22 @@ export class SqlExecutor implements OnModuleDestroy {
       const opened = (await client.query(
         `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
          SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
-                set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true);
+                set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true),
+                set_config('max_parallel_workers_per_gather', '0', true);
          SELECT slot FROM pg_catalog.generate_series(1, ${Math.trunc(workspaceConcurrency)}) AS slot
           WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot) LIMIT 1`,
       )) as unknown as QueryResult[];
-      if (opened[2].rows.length === 0) {
-        await client.query('ROLLBACK');
-        throw busyWorkspace();
-      }
-      try {
-        result = await client.query({ text, values: params, rowMode: 'array', types: resultTypes });
-      } finally {
-        await client.query('ROLLBACK');
-      }
+      if (opened[2].rows.length === 0) throw busyWorkspace();
+      result = await client.query({ text, values: params, rowMode: 'array', types: resultTypes });
       await this.learnTypeNames(client, result.fields.map((f) => f.dataTypeID));
     } catch (error) {
       // A connection-level failure (not an error PostgreSQL reported about the statement) retires the connection.
-      if (!(error instanceof DatabaseError) && !(error instanceof DomainError)) broken = error as Error;
+      await finish(error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error));
       throw this.translate(error, names);
-    } finally {
-      client?.release(broken);
-      this.running--;
-      const left = (this.runningFor.get(workspaceId) ?? 1) - 1;
-      if (left > 0) this.runningFor.set(workspaceId, left);
-      else this.runningFor.delete(workspaceId);
     }
+    // The answer does not wait for the ROLLBACK (one round trip less); the slot and the
+    // connection are held until it is done.
+    void finish();
     const columns = uniqueNames(result.fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(result.fields[i].dataTypeID) ?? 'unknown' }));
     const truncated = result.rows.length > this.maxRows;
     const rows = (truncated ? result.rows.slice(0, this.maxRows) : result.rows).map((row) => {
