@@ -45,10 +45,13 @@ describe('SQL plans: only what is read, small limits stay small', () => {
     await t.app.get(DataSource).query('ANALYZE records; ANALYZE record_values');
     const executor = t.app.get(SqlExecutor);
     const run = executor.run.bind(executor);
-    jest.spyOn(executor, 'run').mockImplementation((workspaceId, relations, statement, params, names) => {
-      captured.push({ text: `${relations.length > 0 ? `WITH ${relations.join(',\n')}\n` : ''}SELECT * FROM (\n${statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT 10001`, params });
-      return run(workspaceId, relations, statement, params, names);
-    });
+    jest.spyOn(executor, 'run').mockImplementation((workspaceId, lookup, prepare) =>
+      run(workspaceId, lookup, (rows) => {
+        const prepared = prepare(rows);
+        captured.push({ text: `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT * FROM (\n${prepared.statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT 10001`, params: prepared.params });
+        return prepared;
+      }),
+    );
   });
   afterAll(() => t.close());
 

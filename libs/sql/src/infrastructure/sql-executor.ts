@@ -11,6 +11,17 @@ export interface SqlResultColumn {
   readonly type: string;
 }
 
+/** What the executor runs, prepared from the catalogue rows read in the transaction's first round trip. */
+export interface PreparedStatement {
+  /** The `WITH` list of generated relations. */
+  readonly relations: readonly string[];
+  /** The verified user statement. */
+  readonly statement: string;
+  readonly params: unknown[];
+  /** Generated relation names → the statement's names, to translate database messages. */
+  readonly names: ReadonlyMap<string, string>;
+}
+
 export interface SqlResult {
   readonly columns: SqlResultColumn[];
   readonly rows: Array<Record<string, unknown>>;
@@ -96,12 +107,12 @@ export class SqlExecutor implements OnModuleDestroy {
   }
 
   /**
-   * `relations` is the `WITH` list of generated relations, `statement` the verified user query.
-   * `names` translates generated relation names back in database error messages.
+   * Opens the statement's transaction, runs `lookup` (a self-contained catalogue query, or null)
+   * in that same round trip, lets `prepare` turn its rows into the statement, and runs it.
+   * `prepare` may throw (an unknown table): the transaction is rolled back and the error passes on.
    */
-  async run(workspaceId: string, relations: readonly string[], statement: string, params: unknown[], names: ReadonlyMap<string, string>): Promise<SqlResult> {
+  async run(workspaceId: string, lookup: string | null, prepare: (lookupRows: readonly unknown[]) => PreparedStatement): Promise<SqlResult> {
     if (!UUID.test(workspaceId)) throw new Error('workspace id is not a uuid');
-    const text = `${relations.length > 0 ? `WITH ${relations.join(',\n')}\n` : ''}SELECT * FROM (\n${statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT ${this.maxRows + 1}`;
     const { poolSize, workspaceConcurrency } = this.config.sql;
     const busyWorkspace = () =>
       new SqlBusyError(
@@ -118,6 +129,7 @@ export class SqlExecutor implements OnModuleDestroy {
     this.runningFor.set(workspaceId, mine + 1);
     let client: PoolClient | null = null;
     let result: QueryResult<unknown[]>;
+    let names: ReadonlyMap<string, string> = new Map();
     /** Ends the transaction, then gives the connection and the admission back. */
     const finish = async (broken?: Error): Promise<void> => {
       try {
@@ -135,17 +147,21 @@ export class SqlExecutor implements OnModuleDestroy {
     try {
       client = await this.connections().connect();
       // One round trip: the timeout is an integer from the validated config and the workspace id a
-      // checked uuid, both safe to inline (a multi-statement simple query takes no parameters).
+      // checked uuid, both safe to inline (a multi-statement simple query takes no parameters); the
+      // lookup quotes its own literals.
       const opened = (await client.query(
         `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
          SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
                 set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true),
                 set_config('max_parallel_workers_per_gather', '0', true);
          SELECT slot FROM pg_catalog.generate_series(1, ${Math.trunc(workspaceConcurrency)}) AS slot
-          WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot) LIMIT 1`,
+          WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot) LIMIT 1${lookup ? `;\n${lookup}` : ''}`,
       )) as unknown as QueryResult[];
       if (opened[2].rows.length === 0) throw busyWorkspace();
-      result = await client.query({ text, values: params, rowMode: 'array', types: resultTypes });
+      const prepared = prepare(lookup ? opened[3].rows : []);
+      names = prepared.names;
+      const text = `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT * FROM (\n${prepared.statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT ${this.maxRows + 1}`;
+      result = await client.query({ text, values: prepared.params, rowMode: 'array', types: resultTypes });
       await this.learnTypeNames(client, result.fields.map((f) => f.dataTypeID));
     } catch (error) {
       // A connection-level failure (not an error PostgreSQL reported about the statement) retires the connection.
