@@ -16,7 +16,7 @@
  * - window: the top three durations per rep (row_number() OVER (PARTITION BY rep …))
  * The SQL side is POST /v2/sql over HTTP (parse, rewrite, read-only transaction, JSON); the
  * hand-written side runs the equivalent joins over records/record_values/select_options through
- * a bare `pg` pool. Both answers are compared before timing (for the un-ordered LIMIT, each row
+ * a bare `pg` pool, like the endpoint without parallel workers. Both answers are compared before timing (for the un-ordered LIMIT, each row
  * the endpoint returns is compared with the hand-written row of the same record).
  *
  * Admission (BENCH_ADMISSION=0 skips it): GET /v2/self of workspace B, sequentially, alone and
@@ -154,7 +154,17 @@ async function run(bench: BenchEnvironment, pool: Pool) {
   ];
 
   const viaEndpoint = async (sql: string) => ((await call(main.token, 'POST', '/v2/sql', { sql })).data as { rows: Row[] }).rows.map(normalise);
-  const byHand = async (query: { text: string; values: unknown[] }) => (await pool.query(query.text, query.values)).rows.map(normalise);
+  // Under the endpoint's own per-statement rule (no parallel workers, so that SQL_POOL_SIZE bounds
+  // the cores it uses): the comparison is of the SQL's shape, not of PostgreSQL's parallelism.
+  const byHand = async (query: { text: string; values: unknown[] }) => {
+    const client = await pool.connect();
+    try {
+      await client.query('SET max_parallel_workers_per_gather = 0');
+      return (await client.query(query.text, query.values)).rows.map(normalise);
+    } finally {
+      client.release();
+    }
+  };
   const time = async (work: () => Promise<unknown>) => {
     await work();
     const samples: number[] = [];
