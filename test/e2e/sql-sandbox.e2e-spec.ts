@@ -113,6 +113,15 @@ describe('SQL sandbox', () => {
     ['deep subqueries', `SELECT ${'(SELECT '.repeat(120)}1${')'.repeat(120)}`],
     ['NUL byte', 'SELECT 1\u0000; DROP TABLE records'],
     ['not SQL', 'hello world'],
+    // aimed at the pushdown: side channels and foreign operators in a pushable position
+    ['pg_sleep as a constant', 'SELECT * FROM people WHERE name = pg_sleep(1)::text'],
+    ['current_setting as a constant', "SELECT * FROM people WHERE job_title = current_setting('data_directory')"],
+    ['set_config as a constant', "SELECT * FROM people WHERE job_title = set_config('search_path', 'public', true)"],
+    ['operator from a schema', "SELECT * FROM people WHERE name OPERATOR(public.=) 'x'"],
+    ['regclass constant', "SELECT * FROM people WHERE record_id = 'records'::regclass::text::uuid"],
+    ['parameter as a constant', 'SELECT * FROM people WHERE record_id = $1'],
+    ['catalog subquery in IN', 'SELECT * FROM people WHERE name IN (SELECT rolname FROM pg_roles)'],
+    ['lo_import as a constant', "SELECT * FROM people WHERE name = lo_import('/etc/passwd')::text"],
   ];
 
   it(`refuses ${mustFail.length} hostile statements with a clear 4xx and no leak`, async () => {
@@ -139,20 +148,22 @@ describe('SQL sandbox', () => {
   });
 
   it('statements that run see the caller\'s workspace only', async () => {
-    const answers = await Promise.all(
-      [
-        'SELECT count(*) AS n FROM people',
-        'SELECT * FROM people',
-        'SELECT * FROM activities.phone_calls',
-        'SELECT * FROM information_schema.tables',
-        'SELECT * FROM information_schema.columns',
-        "SELECT * FROM people p FULL JOIN activities.phone_calls c ON true",
-        'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r, people',
-        'TABLE people',
-        'SELECT row_to_json(p) FROM people p',
-        'SELECT jsonb_agg(c) FROM activities.phone_calls c',
-      ].map((statement) => sql(statement)),
-    );
+    // One after the other: a workspace runs at most SQL_WORKSPACE_CONCURRENCY statements at once.
+    const answers = [];
+    for (const statement of [
+      'SELECT count(*) AS n FROM people',
+      'SELECT * FROM people',
+      'SELECT * FROM activities.phone_calls',
+      'SELECT * FROM information_schema.tables',
+      'SELECT * FROM information_schema.columns',
+      "SELECT * FROM people p FULL JOIN activities.phone_calls c ON true",
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r, people',
+      'TABLE people',
+      'SELECT row_to_json(p) FROM people p',
+      'SELECT jsonb_agg(c) FROM activities.phone_calls c',
+    ]) {
+      answers.push(await sql(statement));
+    }
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(leaks(JSON.stringify(res.body))).toEqual([]);
@@ -169,6 +180,51 @@ describe('SQL sandbox', () => {
       expect(res.body.message).toMatch(/invalid input syntax/);
       expect(leaks(res.body.message)).toEqual([]);
     }
+  });
+
+  it('pushdown: no condition of the statement ever runs on, or reports, another workspace\'s row', async () => {
+    // The victim has a phone call of duration 7 and a person whose job title is the secret; the attacker a call of 5.
+    await t.http().post('/v2/activities/phone_calls/records').set(as(attacker.token)).send({ data: { values: { timestamp: '2026-01-01T00:00:00Z', duration: 5 } } }).expect(200);
+    const zero = [
+      // Division by zero on the victim's row, behind a pushable condition that selects exactly that row.
+      'SELECT count(*) AS n FROM activities.phone_calls WHERE duration = 7 AND 1 / (duration - 7) > 0',
+      'SELECT count(*) AS n FROM activities.phone_calls WHERE duration IN (7, 8) AND 1 / (duration - 7) > 0',
+      'SELECT count(*) AS n FROM activities.phone_calls WHERE duration BETWEEN 6 AND 8 AND duration / (duration - 7) IS NOT NULL',
+      'SELECT count(*) AS n FROM activities.phone_calls WHERE duration > 0 AND 1 / (duration - 7) > 0',
+      // A failing cast would quote the victim's value in its message.
+      `SELECT count(*) AS n FROM people WHERE job_title = '${SECRET}' AND job_title::int > 0`,
+      `SELECT count(*) AS n FROM people WHERE name IN ('${SECRET} person', 'x') AND name::numeric > 0`,
+      `SELECT count(*) AS n FROM people WHERE job_title >= '${SECRET}' AND job_title <= '${SECRET}' AND job_title::int > 0`,
+      // A collation or an expression on the column: not pushed, and still harmless.
+      `SELECT count(*) AS n FROM people WHERE job_title = '${SECRET}' COLLATE "C" AND job_title::int > 0`,
+      `SELECT count(*) AS n FROM people WHERE lower(job_title) = lower('${SECRET}') AND job_title::int > 0`,
+      // An expensive function on the victim's rows would be a timing channel.
+      `SELECT count(*) AS n FROM people WHERE job_title = '${SECRET}' AND length(lpad(job_title, 50000000)) > 0`,
+      // The nullable side of an outer join, and a second occurrence of a table.
+      `SELECT count(*) AS n FROM people a LEFT JOIN people b ON b.job_title = '${SECRET}' WHERE b.job_title::int > 0`,
+      `SELECT count(*) AS n FROM people a JOIN people b ON true WHERE b.job_title = '${SECRET}' AND (a.name || b.job_title)::int > 0`,
+    ];
+    for (const statement of zero) {
+      const res = await sql(statement);
+      expect({ statement, status: res.status, body: res.body.data?.rows }).toEqual({ statement, status: 200, body: [{ n: 0 }] });
+    }
+    // An erroring condition reports the caller's own value only.
+    const own = await sql('SELECT count(*) AS n FROM people WHERE job_title IS NOT NULL AND job_title::int > 0').expect(400);
+    expect(own.body.message).toContain('"not a number"');
+    expect(leaks(own.body.message)).toEqual([]);
+    // Bad or erroring constants fail the statement before any row is read, naming no row.
+    for (const [statement, message] of [
+      ["SELECT * FROM people WHERE record_id = 'not-a-uuid'", /invalid input syntax for type uuid: "not-a-uuid"/],
+      ['SELECT * FROM activities.phone_calls WHERE duration > 1 / 0', /division by zero/],
+      ['SELECT * FROM activities.phone_calls WHERE duration IN (7, 1 / 0)', /division by zero/],
+      ["SELECT * FROM activities.phone_calls WHERE timestamp > 'yesterday-ish'", /invalid input syntax for type timestamp with time zone/],
+    ] as Array<[string, RegExp]>) {
+      const res = await sql(statement).expect(400);
+      expect(res.body.message).toMatch(message);
+      expect(leaks(res.body.message, statement)).toEqual([]);
+    }
+    // And the pushed filters find the caller's own rows.
+    expect((await sql('SELECT count(*) AS n FROM activities.phone_calls WHERE duration = 5').expect(200)).body.data.rows).toEqual([{ n: 1 }]);
   });
 
   it('stops a statement at the statement timeout with a 400, and the connection is fine afterwards', async () => {

@@ -69,6 +69,47 @@ describe('SQL endpoint', () => {
       expect(await rows("SELECT count(*) AS n FROM activities.acme_calls WHERE direction = 'Inbound'")).toEqual([{ n: inbound }]);
     });
 
+    it('conditions applied inside the relation (pushdown) give the same rows as the same conditions above it', async () => {
+      // `(cond) IS TRUE` is never pushed down (only bare comparisons are), so each pair runs both ways.
+      const shapes: Array<[string, string, number]> = [
+        ['duration > 60', 'c.duration > 60', 4],
+        ['duration BETWEEN 30 AND 95', 'c.duration >= 30 AND c.duration <= 95', 4],
+        ["direction IN ('Inbound', 'Nope')", "c.direction = 'Inbound' OR c.direction = 'Nope'", 3],
+        ['direction IS NULL', 'c.direction IS NULL', 1],
+        ['duration IS NOT NULL', 'c.duration IS NOT NULL', 7],
+        ["timestamp >= '2026-03-03' AND timestamp < '2026-03-05T00:00:00Z'::timestamptz", "c.timestamp >= '2026-03-03T00:00:00Z'::timestamptz AND c.timestamp < '2026-03-05T00:00:00Z'::timestamptz", 3],
+        ["'2026-03-03' <= timestamp", "c.timestamp >= '2026-03-03T00:00:00Z'::timestamptz", 5],
+        ['amount <> 1.25', 'c.amount <> 1.25', 6],
+        ["direction > 'J'", "c.direction > 'J'", 4],
+        ["created_at < '2000-01-01'", "c.created_at < '2000-01-01T00:00:00Z'::timestamptz", 0],
+      ];
+      for (const [pushed, above, count] of shapes) {
+        const viaPushdown = await rows(`SELECT record_id, duration, direction FROM activities.acme_calls WHERE ${pushed} ORDER BY record_id`);
+        const viaFence = await rows(`SELECT c.record_id, c.duration, c.direction FROM activities.acme_calls c WHERE (${above}) IS TRUE ORDER BY c.record_id`);
+        expect({ pushed, rows: viaPushdown }).toEqual({ pushed, rows: viaFence });
+        expect({ pushed, count: viaFence.length }).toEqual({ pushed, count });
+      }
+      const ids = (await rows('SELECT record_id FROM activities.acme_calls ORDER BY record_id')).map((row) => row.record_id as string);
+      expect(await rows(`SELECT record_id FROM activities.acme_calls WHERE record_id = '${ids[2]}'`)).toEqual([{ record_id: ids[2] }]);
+      expect(await rows(`SELECT count(*) AS n FROM activities.acme_calls WHERE record_id IN ('${ids[0]}', '${ids[1]}', '00000000-0000-4000-8000-000000000000')`)).toEqual([{ n: 2 }]);
+      // The preserved side of an outer join filtered early, the nullable side left alone.
+      const left = await rows("SELECT c.duration, p.name FROM activities.acme_calls c LEFT JOIN people p ON p.record_id = ANY (c.participants) AND p.name = 'Nobody' WHERE c.duration > 100 ORDER BY c.duration");
+      expect(left).toEqual([{ duration: '120', name: null }, { duration: '300', name: null }]);
+      // A bad constant fails the statement, as it would without pushdown.
+      const bad = await sql("SELECT count(*) FROM activities.acme_calls WHERE duration > 'lots'").expect(400);
+      expect(bad.body.message).toMatch(/invalid input syntax for type numeric: "lots"/);
+    });
+
+    it('a small LIMIT, and statements reading only some columns, answer like the full relation', async () => {
+      const all = await rows('SELECT * FROM activities.acme_calls ORDER BY record_id');
+      const some = await rows('SELECT record_id, tags, participants, amount FROM activities.acme_calls ORDER BY record_id');
+      expect(some).toEqual(all.map((row) => ({ record_id: row.record_id, tags: row.tags, participants: row.participants, amount: row.amount })));
+      const limited = await rows('SELECT * FROM activities.acme_calls LIMIT 3');
+      expect(limited).toHaveLength(3);
+      for (const row of limited) expect(all).toContainEqual(row);
+      expect(await rows('SELECT count(*) AS n FROM activities.acme_calls')).toEqual([{ n: all.length }]);
+    });
+
     it('group-bys: per direction count and total duration, as computed from the API records', async () => {
       const expected = new Map<string | null, { n: number; total: number }>();
       for (const record of await apiRecords()) {

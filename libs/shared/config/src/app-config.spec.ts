@@ -14,7 +14,7 @@ describe('loadConfig', () => {
       runWorker: true,
       seedDemoWorkspace: true,
       webhookAllowPrivateTargets: false,
-      sql: { statementTimeoutMs: 30_000, maxRows: 10_000 },
+      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, poolSize: 4, workspaceConcurrency: 2 },
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
     expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
@@ -35,7 +35,10 @@ describe('loadConfig', () => {
       WEBHOOK_CIRCUIT_OPEN_MS: '500',
       CURSOR_SECRET: 'x'.repeat(32),
       SECRETS_KEY: 'ab'.repeat(32),
+      SQL_POOL_SIZE: '6',
+      SQL_WORKSPACE_CONCURRENCY: '3',
     });
+    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3 });
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
       port: 8080,
@@ -62,6 +65,8 @@ describe('loadConfig', () => {
     ['WEBHOOK_CIRCUIT_OPEN_MS', '5', /WEBHOOK_CIRCUIT_OPEN_MS/],
     ['CURSOR_SECRET', 'short', /CURSOR_SECRET: must be at least 32 characters/],
     ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
+    ['SQL_POOL_SIZE', '0', /SQL_POOL_SIZE/],
+    ['SQL_WORKSPACE_CONCURRENCY', 'many', /SQL_WORKSPACE_CONCURRENCY/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

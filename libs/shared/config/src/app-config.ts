@@ -123,6 +123,14 @@ class EnvironmentVariables {
   /** Most rows a POST /v2/sql answer returns; more are cut off and flagged `truncated`. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   SQL_MAX_ROWS?: number;
+
+  /** Connections of the SQL endpoint's own pool: at most this many statements run at once per process. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  SQL_POOL_SIZE?: number;
+
+  /** Statements one workspace may run at once, across every process (advisory-lock slots). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  SQL_WORKSPACE_CONCURRENCY?: number;
 }
 
 export interface AppConfig {
@@ -156,7 +164,14 @@ export interface AppConfig {
   /** Bearer token /metrics requires, or null when /metrics is open. */
   readonly metricsToken: string | null;
   /** Limits of the SQL endpoint (libs/sql/README.md). */
-  readonly sql: { readonly statementTimeoutMs: number; readonly maxRows: number };
+  readonly sql: {
+    readonly statementTimeoutMs: number;
+    readonly maxRows: number;
+    /** Size of the SQL endpoint's own connection pool (the process-wide limit of running statements). */
+    readonly poolSize: number;
+    /** Running statements per workspace, shared by every process through advisory locks. */
+    readonly workspaceConcurrency: number;
+  };
 }
 
 /** Delivery tuning of outgoing webhooks (see libs/webhooks/README.md). */
@@ -235,7 +250,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     metricsToken: parsed.METRICS_TOKEN || null,
     secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,
-    sql: { statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000, maxRows: parsed.SQL_MAX_ROWS ?? 10_000 },
+    sql: {
+      statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000,
+      maxRows: parsed.SQL_MAX_ROWS ?? 10_000,
+      poolSize: parsed.SQL_POOL_SIZE ?? 4,
+      workspaceConcurrency: parsed.SQL_WORKSPACE_CONCURRENCY ?? 2,
+    },
   };
 }
 

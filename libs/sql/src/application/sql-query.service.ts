@@ -3,7 +3,7 @@ import { grants, SCOPES, type Scope } from '@workbase/shared/kernel';
 import { SqlStatementError, tableForbidden } from '../domain/sql-errors';
 import { analyzeStatement, displayTable, GENERATED_PREFIX, loadSqlParser, quoteIdent } from '../domain/statement-analyzer';
 import { type DataSchema, INFORMATION_SCHEMA, isDataSchema, type SqlTable, tableKey, type TableRef } from '../domain/sql-table';
-import { SqlCatalogRepository } from '../infrastructure/sql-catalog.repository';
+import { catalogLookup, SqlCatalogRepository } from '../infrastructure/sql-catalog.repository';
 import { type SqlResult, SqlExecutor } from '../infrastructure/sql-executor';
 import { informationSchemaSql, SqlParams, tableRelationSql } from '../infrastructure/table-sql';
 
@@ -39,37 +39,45 @@ export class SqlQueryService {
       if (missing.length > 0) throw tableForbidden(displayTable(ref), missing);
     }
     const dataRefs = statement.tables.filter((ref): ref is TableRef & { schema: DataSchema } => isDataSchema(ref.schema));
-    const found = await this.catalog.tablesNamed(caller.workspaceId, dataRefs);
-    const byKey = new Map(found.map((table) => [tableKey(table), table]));
-    for (const ref of dataRefs) {
-      if (!byKey.has(tableKey(ref))) throw new SqlStatementError(`Table "${displayTable(ref)}" does not exist.`);
-    }
     const needsInformationSchema = statement.tables.some((ref) => ref.schema === INFORMATION_SCHEMA);
-    const readable = needsInformationSchema ? await this.readableTables(caller) : [];
-
     const schema = await this.executor.appSchema();
-    const params = new SqlParams(caller.workspaceId);
-    const relationNames = new Map<string, string>();
-    const displayNames = new Map<string, string>(statement.cteNames);
-    const relations: string[] = [];
-    statement.tables.forEach((ref, index) => {
-      const name = `${GENERATED_PREFIX}t${index + 1}`;
-      relationNames.set(tableKey(ref), name);
-      displayNames.set(name, displayTable(ref));
-      const body =
-        ref.schema === INFORMATION_SCHEMA
-          ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, params)
-          : tableRelationSql(byKey.get(tableKey(ref))!, params, schema);
-      relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
+    // information_schema lists every readable table, which includes every table the statement names.
+    const slugsOf = (name: DataSchema) => (needsInformationSchema ? (this.readableSchemas(caller).includes(name) ? null : []) : dataRefs.filter((ref) => ref.schema === name).map((ref) => ref.name));
+    const lookup = dataRefs.length > 0 || needsInformationSchema ? catalogLookup(caller.workspaceId, schema, { objects: slugsOf('objects'), lists: slugsOf('lists'), activities: slugsOf('activities') }) : null;
+
+    return this.executor.run(caller.workspaceId, lookup?.text ?? null, (rows) => {
+      const found = lookup ? lookup.tables(rows) : [];
+      const byKey = new Map(found.map((table) => [tableKey(table), table]));
+      for (const ref of dataRefs) {
+        if (!byKey.has(tableKey(ref))) throw new SqlStatementError(`Table "${displayTable(ref)}" does not exist.`);
+      }
+      const readable = needsInformationSchema ? found : [];
+      const params = new SqlParams(caller.workspaceId);
+      const displayNames = new Map<string, string>(statement.cteNames);
+      const relations: string[] = [];
+      const { columnUse } = statement;
+      statement.occurrences.forEach((occurrence, index) => {
+        const name = `${GENERATED_PREFIX}t${index + 1}`;
+        const { ref } = occurrence;
+        displayNames.set(name, displayTable(ref));
+        const body =
+          ref.schema === INFORMATION_SCHEMA
+            ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, params)
+            : tableRelationSql(byKey.get(tableKey(ref))!, params, schema, { columns: columnUse.all ? null : columnUse.names, filters: occurrence.filters });
+        relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
+      });
+      const text = statement.render((index) => `${GENERATED_PREFIX}t${index + 1}`);
+      return { relations, statement: text, params: params.values, names: displayNames };
     });
-    const text = statement.render(relationNames);
-    return this.executor.run(relations, text, params.values, displayNames);
+  }
+
+  private readableSchemas(caller: SqlCaller): DataSchema[] {
+    return (Object.keys(SCHEMA_SCOPES) as DataSchema[]).filter((schema) => SCHEMA_SCOPES[schema].every((scope) => grants(caller.scopes, scope)));
   }
 
   /** The tables the caller may read: objects always, activities and lists with their scopes. */
   async readableTables(caller: SqlCaller): Promise<SqlTable[]> {
-    const schemas = (Object.keys(SCHEMA_SCOPES) as DataSchema[]).filter((schema) => SCHEMA_SCOPES[schema].every((scope) => grants(caller.scopes, scope)));
-    return this.catalog.allTables(caller.workspaceId, schemas);
+    return this.catalog.allTables(caller.workspaceId, this.readableSchemas(caller));
   }
 
   get limits(): { statementTimeoutMs: number; maxRows: number } {

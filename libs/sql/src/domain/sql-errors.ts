@@ -1,4 +1,4 @@
-import { DomainError, ForbiddenError } from '@workbase/shared/kernel';
+import { DomainError, ForbiddenError, RateLimitedError } from '@workbase/shared/kernel';
 
 /** A statement the endpoint refuses or PostgreSQL rejected: 400 `filter_error`, as the reference API. */
 export class SqlStatementError extends DomainError {
@@ -13,4 +13,15 @@ export function tableForbidden(table: string, missing: readonly string[]): Forbi
     `You do not have the necessary permissions to read table "${table}": it needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
     { missing_scopes: [...missing], table },
   );
+}
+
+/**
+ * Too many statements at once (the workspace's slots, or the process's SQL connections, are all
+ * busy): 429 `rate_limit_error` with `Retry-After`, and a message saying which limit was hit.
+ */
+export class SqlBusyError extends RateLimitedError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(retryAfterSeconds);
+    this.message = message;
+  }
 }

@@ -9,7 +9,7 @@ beforeAll(() => loadSqlParser());
 function rewrite(sql: string): { tables: string[]; text: string } {
   const analyzed = analyzeStatement(sql);
   const names = new Map(analyzed.tables.map((ref, i) => [tableKey(ref), `_wb_t${i + 1}`]));
-  return { tables: analyzed.tables.map(tableKey), text: analyzed.render(names) };
+  return { tables: analyzed.tables.map(tableKey), text: analyzed.render((index) => names.get(tableKey(analyzed.occurrences[index].ref))!) };
 }
 
 function refusal(sql: string): string {
@@ -165,6 +165,70 @@ describe('statement analyzer: the verification pass over the rendered text', () 
 
   it('render refuses a relation name it did not generate', () => {
     const analyzed = analyzeStatement('SELECT * FROM people');
-    expect(() => analyzed.render(new Map([['objects.people', 'records']]))).toThrow();
+    expect(() => analyzed.render(() => 'records')).toThrow();
+  });
+});
+
+describe('statement analyzer: which columns a statement can read', () => {
+  const use = (sql: string) => {
+    const { columnUse } = analyzeStatement(sql);
+    return { all: columnUse.all, names: [...columnUse.names].sort() };
+  };
+
+  it('collects every name used in a column reference, wherever it is', () => {
+    expect(use('SELECT p.name, count(*) FROM people p JOIN activities.calls c ON c.rep = p.record_id WHERE c.duration > 5 GROUP BY 1 ORDER BY max(c.ts)')).toEqual({
+      all: false,
+      names: ['c', 'duration', 'name', 'p', 'record_id', 'rep', 'ts'],
+    });
+    expect(use('SELECT count(*) FROM people').all).toBe(false);
+    expect(use('SELECT x FROM (SELECT name AS x FROM people) s').names).toEqual(['name', 'x']);
+  });
+
+  it.each([
+    ['*', 'SELECT * FROM people'],
+    ['t.*', 'SELECT p.* FROM people p'],
+    ['* in a subquery', 'SELECT n FROM (SELECT * FROM people) s(n)'],
+    ['TABLE', 'TABLE people'],
+    ['whole-row reference', 'SELECT row_to_json(p) FROM people p'],
+    ['whole-row by table name', 'SELECT to_jsonb(people) FROM people'],
+    ['field of a whole row', 'SELECT (p).name FROM people p'],
+    ['USING', 'SELECT name FROM people JOIN companies USING (record_id)'],
+    ['NATURAL', 'SELECT name FROM people NATURAL JOIN companies'],
+    ['alias column list', 'SELECT a FROM people AS p(a, b)'],
+  ])('falls back to all columns for %s', (_why, sql) => {
+    expect(use(sql).all).toBe(true);
+  });
+});
+
+describe('statement analyzer: WHERE conditions that may be applied inside a relation', () => {
+  const filters = (sql: string) => analyzeStatement(sql).occurrences.map((o) => o.filters.map((f) => `${f.column} ${f.op} ${f.values.map((v) => `${v.kind}:${v.text}${v.castTo ? `::${v.castTo}` : ''}`).join(',')}`.trim()));
+
+  it('takes column-vs-constant comparisons, IN, BETWEEN and IS [NOT] NULL from the top-level AND', () => {
+    expect(filters("SELECT 1 FROM activities.calls WHERE duration > 1800 AND 10 >= duration AND direction IN ('Inbound', 'Outbound') AND ts BETWEEN '2026-01-01' AND '2026-02-01'::timestamptz AND rep IS NOT NULL AND note IS NULL AND duration <> 0 AND duration != -1")).toEqual([
+      ['duration > number:1800', 'duration <= number:10', 'direction in string:Inbound,string:Outbound', 'ts >= string:2026-01-01', 'ts <= string:2026-02-01::timestamptz', 'rep is not null', 'note is null', 'duration <> number:0', 'duration <> number:-1'],
+    ]);
+  });
+
+  it('leaves everything else above the fence', () => {
+    expect(
+      filters(
+        "SELECT 1 FROM activities.calls c WHERE c.duration > 1 + 1 OR c.duration < 0 AND 1/(c.duration - 5) > 0 AND c.note::int > 0 AND c.duration > c.other AND lower(c.note) = 'x' AND c.note = 'x' COLLATE \"C\" AND c.duration NOT IN (1) AND c.duration NOT BETWEEN 1 AND 2 AND c.note LIKE 'x%' AND c.duration = NULL AND c.flag = true AND c.duration > (SELECT 1) AND c.duration OPERATOR(pg_catalog.>) 1",
+      ),
+    ).toEqual([[]]);
+  });
+
+  it('only for an occurrence of this SELECT, named by its alias, or alone in the FROM; never the nullable side of an outer join', () => {
+    expect(filters('SELECT 1 FROM people p, activities.calls c WHERE p.name = $$a$$ AND c.duration = 1 AND duration = 2')).toEqual([['name = string:a'], ['duration = number:1']]);
+    expect(filters('SELECT 1 FROM people p LEFT JOIN activities.calls c ON true WHERE p.name = $$a$$ AND c.duration = 1')).toEqual([['name = string:a'], []]);
+    expect(filters('SELECT 1 FROM people p RIGHT JOIN activities.calls c ON true WHERE p.name = $$a$$ AND c.duration = 1')).toEqual([[], ['duration = number:1']]);
+    expect(filters('SELECT 1 FROM people p FULL JOIN activities.calls c ON true WHERE p.name = $$a$$ AND c.duration = 1')).toEqual([[], []]);
+    expect(filters('SELECT 1 FROM (people p JOIN activities.calls c ON true) AS j WHERE j.name = $$a$$')).toEqual([[], []]);
+    // An outer reference from a subquery is not the subquery's table; an unqualified name next to a subquery may be the subquery's.
+    expect(filters('SELECT 1 FROM people p WHERE EXISTS (SELECT 1 FROM companies c WHERE p.name = $$a$$)')).toEqual([[], []]);
+    expect(filters('SELECT 1 FROM people, (SELECT 1 AS name) s WHERE name = $$a$$')).toEqual([[]]);
+    expect(filters('SELECT 1 FROM people WHERE name = $$a$$ UNION ALL SELECT 1 FROM people WHERE name = $$b$$')).toEqual([['name = string:a'], ['name = string:b']]);
+    expect(filters('WITH x AS (SELECT * FROM people WHERE name = $$a$$) SELECT * FROM x WHERE name = $$b$$')).toEqual([['name = string:a']]);
+    // A table read twice is two occurrences, each with its own conditions.
+    expect(filters('SELECT 1 FROM people a JOIN people b ON a.record_id = b.record_id WHERE a.name = $$x$$')).toEqual([['name = string:x'], []]);
   });
 });

@@ -212,7 +212,47 @@ function parseOne(sql: string): Body {
 interface PendingTable {
   readonly node: Body;
   readonly key: string;
+  readonly ref: TableRef;
+  readonly filters: ColumnFilter[];
 }
+
+/** A constant of a pushable condition, as written: a number or a string literal, maybe cast to one type. */
+export interface FilterConstant {
+  readonly kind: 'number' | 'string';
+  readonly text: string;
+  /** The cast's type name (`'2026-01-01'::timestamptz`), if any. */
+  readonly castTo?: string;
+}
+
+/**
+ * A top-level `WHERE` conjunct of the form `column <op> constant(s)` on one table occurrence that
+ * filters that occurrence's rows only (see pushdown in README.md). Whether it is pushed also
+ * depends on the column's type, known only once the table is looked up.
+ */
+export interface ColumnFilter {
+  readonly column: string;
+  readonly op: '=' | '<>' | '<' | '<=' | '>' | '>=' | 'in' | 'is null' | 'is not null';
+  readonly values: readonly FilterConstant[];
+}
+
+/** One place a data or information_schema table is read (a table read twice is two occurrences). */
+export interface TableOccurrence {
+  readonly ref: TableRef;
+  /** `WHERE` conditions safe to apply inside this occurrence's relation. */
+  readonly filters: readonly ColumnFilter[];
+}
+
+/** Which columns a statement can read; `all` when the analysis cannot tell (`*`, whole-row references, USING/NATURAL, alias column lists). */
+export interface ColumnUse {
+  readonly all: boolean;
+  /** Every name used in a column reference, in any position (a superset of the columns read). */
+  readonly names: ReadonlySet<string>;
+}
+
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
+/** The operator as written with the column on the left, and with the column on the right. */
+const AS_WRITTEN: Readonly<Record<string, ColumnFilter['op']>> = { '=': '=', '<>': '<>', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const FLIPPED: Readonly<Record<string, ColumnFilter['op']>> = { '=': '=', '<>': '<>', '!=': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
 /**
  * Walks a parsed SELECT against the grammar allow-list and prepares its rewrite:
@@ -231,6 +271,14 @@ class Walker {
   readonly tables = new Map<string, TableRef>();
   /** Generated CTE name → the name the statement gave it (for messages). */
   readonly cteNames = new Map<string, string>();
+  /** Names used in column references, anywhere. */
+  readonly columnNames = new Set<string>();
+  /** Single-name column references: a whole-row reference when it names a relation. */
+  private readonly bareNames = new Set<string>();
+  /** Every name a RangeVar can be referred to by (alias or relation name). */
+  private readonly relationNames = new Set<string>();
+  private allColumns = false;
+  private readonly occurrenceOf = new Map<Body, PendingTable>();
   private cteCounter = 0;
 
   constructor(private readonly verify: ReadonlySet<string> | null) {}
@@ -317,6 +365,59 @@ class Walker {
       else if (kind === 'list') this.list(child, inner, depth + 1);
       else this.body(kind.slice('struct:'.length), child, inner, depth + 1);
     }
+    if (this.verify) return;
+    if (type === 'SelectStmt') this.collectFilters(value);
+    if (type === 'JoinExpr' && (value.isNatural === true || (Array.isArray(value.usingClause) && value.usingClause.length > 0))) this.allColumns = true;
+  }
+
+  columnUse(): ColumnUse {
+    const wholeRow = [...this.bareNames].some((name) => this.relationNames.has(name));
+    return { all: this.allColumns || wholeRow, names: this.columnNames };
+  }
+
+  /**
+   * The top-level AND conjuncts of this SELECT's WHERE that compare one column of one table
+   * occurrence with constants, where filtering that occurrence first gives the same rows: the
+   * occurrence is in this SELECT's FROM, on an inner join or the preserved side of an outer join
+   * (never the nullable side, never inside an aliased join), and the column is qualified by the
+   * occurrence's alias, or unqualified when the FROM holds nothing else. The conjunct stays in
+   * the statement too; the copy is rebuilt by us from the column and the constants only.
+   */
+  private collectFilters(select: Body): void {
+    if (!isObject(select.whereClause) || !Array.isArray(select.fromClause)) return;
+    const targets = new Map<string, PendingTable | null>();
+    let leaves = 0;
+    const visit = (item: unknown, preserved: boolean) => {
+      if (!isObject(item)) return;
+      if (isObject(item.RangeVar)) {
+        leaves++;
+        const alias = isObject(item.RangeVar.alias) ? item.RangeVar.alias.aliasname : undefined;
+        const pending = this.occurrenceOf.get(item.RangeVar);
+        // A name seen twice is ambiguous (or an error): never a target.
+        if (typeof alias === 'string') targets.set(alias, targets.has(alias) || !preserved || !pending ? null : pending);
+      } else if (isObject(item.JoinExpr)) {
+        const join = item.JoinExpr;
+        const open = preserved && join.alias === undefined;
+        const type = String(join.jointype);
+        visit(join.larg, open && (type === 'JOIN_INNER' || type === 'JOIN_LEFT'));
+        visit(join.rarg, open && (type === 'JOIN_INNER' || type === 'JOIN_RIGHT'));
+      } else leaves += 2; // a subquery or function: unqualified names may be its columns
+    };
+    for (const item of select.fromClause) visit(item, true);
+    const single = leaves === 1 && targets.size === 1 ? [...targets.values()][0] : null;
+    const conjuncts: Body[] = [];
+    const flatten = (node: Body) => {
+      if (isObject(node.BoolExpr) && node.BoolExpr.boolop === 'AND_EXPR' && Array.isArray(node.BoolExpr.args)) {
+        for (const arg of node.BoolExpr.args) if (isObject(arg)) flatten(arg);
+      } else conjuncts.push(node);
+    };
+    flatten(select.whereClause);
+    for (const conjunct of conjuncts) {
+      const found = filterOf(conjunct);
+      if (!found) continue;
+      const target = found.qualifier === undefined ? single : targets.get(found.qualifier);
+      if (target) target.filters.push(...found.filters);
+    }
   }
 
   /** Renames the CTEs of a WITH and walks their bodies in PostgreSQL's scoping; returns the body's scope. */
@@ -376,6 +477,10 @@ class Walker {
       }
       return;
     }
+    this.relationNames.add(relname);
+    if (isObject(node.alias) && typeof node.alias.aliasname === 'string') this.relationNames.add(node.alias.aliasname);
+    // Alias column lists rename columns by position, and positions change when columns are left out.
+    if (isObject(node.alias) && Array.isArray(node.alias.colnames) && node.alias.colnames.length > 0) this.allColumns = true;
     if (schemaname === undefined) {
       const cte = lookupCte(scope, relname);
       if (cte) {
@@ -397,7 +502,9 @@ class Walker {
     }
     const key = tableKey(ref);
     if (!this.tables.has(key)) this.tables.set(key, ref);
-    this.pending.push({ node, key });
+    const pending: PendingTable = { node, key, ref, filters: [] };
+    this.pending.push(pending);
+    this.occurrenceOf.set(node, pending);
     if (node.alias === undefined) node.alias = { aliasname: relname };
   }
 
@@ -416,6 +523,11 @@ class Walker {
       const isName = isObject(field) && isObject(field.String) && typeof field.String.sval === 'string';
       if (!isName && !(isStar && index === fields.length - 1)) fail('Malformed column reference.');
     });
+    if (!this.verify) {
+      for (const field of fields) if (isObject(field) && isObject(field.String)) this.columnNames.add(String(field.String.sval));
+      if (isObject(fields[fields.length - 1]) && isObject(fields[fields.length - 1].A_Star)) this.allColumns = true;
+      if (fields.length === 1 && isObject(fields[0]) && isObject(fields[0].String)) this.bareNames.add(String(fields[0].String.sval));
+    }
     const first = isObject(fields[0]) && isObject(fields[0].String) ? fields[0].String.sval : undefined;
     if (!this.verify && fields.length === 3 && typeof first === 'string' && (isDataSchema(first) || first === INFORMATION_SCHEMA)) fields.shift();
     if (fields.length > 2) {
@@ -442,11 +554,15 @@ class Walker {
 export interface AnalyzedStatement {
   /** The tables the statement reads, once each, in order of first use. */
   readonly tables: readonly TableRef[];
+  /** Each place a table is read, in order; `render` names a relation for each. */
+  readonly occurrences: readonly TableOccurrence[];
+  /** The columns the statement can read (a superset). */
+  readonly columnUse: ColumnUse;
   /**
-   * The statement with each table replaced by its generated relation (by table key), deparsed
-   * and verified again by a second parse. Call once.
+   * The statement with each table occurrence replaced by its generated relation (`nameOf` its
+   * index in `occurrences`), deparsed and verified again by a second parse. Call once.
    */
-  render(relations: ReadonlyMap<string, string>): string;
+  render(nameOf: (occurrence: number) => string): string;
   /** Generated name → the name the statement used, to translate database messages. */
   readonly cteNames: ReadonlyMap<string, string>;
 }
@@ -467,22 +583,94 @@ export function analyzeStatement(sql: string): AnalyzedStatement {
   let rendered = false;
   return {
     tables: [...walker.tables.values()],
+    occurrences: walker.pending.map(({ ref, filters }) => ({ ref, filters })),
+    columnUse: walker.columnUse(),
     cteNames: walker.cteNames,
-    render(relations) {
+    render(nameOf) {
       if (rendered) throw new Error('render() called twice');
       rendered = true;
-      for (const { node, key } of walker.pending) {
-        const relation = relations.get(key);
+      const generated = new Set<string>();
+      walker.pending.forEach(({ node, key }, index) => {
+        const relation = nameOf(index);
         if (!relation || !relation.startsWith(GENERATED_PREFIX)) throw new Error(`No generated relation for ${key}`);
         delete node.schemaname;
         node.relname = relation;
         node.inh = true;
-      }
+        generated.add(relation);
+      });
       const text = deparseSync({ version: 180004, stmts: [{ stmt: { SelectStmt: select } }] } as never, { pretty: false });
-      verifyRendered(text, new Set(relations.values()));
+      verifyRendered(text, generated);
       return text;
     },
   };
+}
+
+/** `column <op> constant`, `constant <op> column`, `IN (constants)`, `BETWEEN`, `IS [NOT] NULL`; anything else is null. */
+function filterOf(node: Body): { qualifier: string | undefined; filters: ColumnFilter[] } | null {
+  if (isObject(node.NullTest)) {
+    const column = columnOf(node.NullTest.arg);
+    if (!column || node.NullTest.argisrow === true) return null;
+    const op = node.NullTest.nulltesttype === 'IS_NULL' ? 'is null' : node.NullTest.nulltesttype === 'IS_NOT_NULL' ? 'is not null' : null;
+    return op ? { qualifier: column.qualifier, filters: [{ column: column.name, op, values: [] }] } : null;
+  }
+  if (!isObject(node.A_Expr)) return null;
+  const expr = node.A_Expr;
+  const opName = Array.isArray(expr.name) && expr.name.length === 1 && isObject(expr.name[0]) && isObject(expr.name[0].String) ? String(expr.name[0].String.sval) : null;
+  if (expr.kind === 'AEXPR_OP' && opName && COMPARISONS.has(opName)) {
+    const left = columnOf(expr.lexpr);
+    const right = columnOf(expr.rexpr);
+    if (left && !right) {
+      const value = constantOf(expr.rexpr);
+      return value ? { qualifier: left.qualifier, filters: [{ column: left.name, op: AS_WRITTEN[opName], values: [value] }] } : null;
+    }
+    if (right && !left) {
+      const value = constantOf(expr.lexpr);
+      return value ? { qualifier: right.qualifier, filters: [{ column: right.name, op: FLIPPED[opName], values: [value] }] } : null;
+    }
+    return null;
+  }
+  const column = columnOf(expr.lexpr);
+  const items = isObject(expr.rexpr) && isObject(expr.rexpr.List) && Array.isArray(expr.rexpr.List.items) ? expr.rexpr.List.items : null;
+  if (!column || !items) return null;
+  const values = items.map(constantOf);
+  if (values.some((value) => value === null) || values.length === 0) return null;
+  const constants = values as FilterConstant[];
+  if (expr.kind === 'AEXPR_IN' && opName === '=') return { qualifier: column.qualifier, filters: [{ column: column.name, op: 'in', values: constants }] };
+  if (expr.kind === 'AEXPR_BETWEEN' && constants.length === 2) {
+    // >= low AND <= high, as PostgreSQL expands it (NOT BETWEEN and SYMMETRIC are other kinds).
+    return { qualifier: column.qualifier, filters: [{ column: column.name, op: '>=', values: [constants[0]] }, { column: column.name, op: '<=', values: [constants[1]] }] };
+  }
+  return null;
+}
+
+/** `col` or `alias.col`. */
+function columnOf(node: unknown): { qualifier: string | undefined; name: string } | null {
+  if (!isObject(node) || !isObject(node.ColumnRef) || !Array.isArray(node.ColumnRef.fields)) return null;
+  const parts = node.ColumnRef.fields.map((field) => (isObject(field) && isObject(field.String) && typeof field.String.sval === 'string' ? field.String.sval : null));
+  if (parts.some((part) => part === null)) return null;
+  if (parts.length === 1) return { qualifier: undefined, name: parts[0]! };
+  if (parts.length === 2) return { qualifier: parts[0]!, name: parts[1]! };
+  return null;
+}
+
+/** A number or string literal, optionally cast once to a plain type name; NULL and booleans are not pushed. */
+function constantOf(node: unknown): FilterConstant | null {
+  if (!isObject(node)) return null;
+  if (isObject(node.TypeCast)) {
+    const cast = node.TypeCast;
+    const typeName = isObject(cast.typeName) ? cast.typeName : null;
+    if (!typeName || typeName.arrayBounds !== undefined || typeName.typmods !== undefined || !Array.isArray(typeName.names)) return null;
+    const parts = typeName.names.map((n) => (isObject(n) && isObject(n.String) ? String(n.String.sval) : ''));
+    const castTo = parts.length === 1 ? parts[0] : parts.length === 2 && parts[0] === 'pg_catalog' ? parts[1] : null;
+    const inner = castTo ? constantOf(cast.arg) : null;
+    return inner && inner.castTo === undefined ? { ...inner, castTo: castTo! } : null;
+  }
+  if (!isObject(node.A_Const)) return null;
+  const value = node.A_Const;
+  if (isObject(value.ival)) return { kind: 'number', text: String(value.ival.ival ?? 0) };
+  if (isObject(value.fval) && typeof value.fval.fval === 'string') return { kind: 'number', text: value.fval.fval };
+  if (isObject(value.sval)) return { kind: 'string', text: String(value.sval.sval ?? '') };
+  return null;
 }
 
 /**

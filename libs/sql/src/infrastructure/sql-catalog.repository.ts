@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { escapeIdentifier, escapeLiteral } from 'pg';
 import { buildTable, type CatalogAttribute, type DataSchema, type SqlTable } from '../domain/sql-table';
 
 interface ContainerRow {
@@ -11,7 +12,6 @@ interface ContainerRow {
 }
 
 interface AttributeRow {
-  container_id: string;
   id: string;
   api_slug: string;
   type: string;
@@ -40,36 +40,53 @@ export class SqlCatalogRepository {
     return this.load(workspaceId, { objects: all('objects'), lists: all('lists'), activities: all('activities') });
   }
 
-  /** `null` for a schema: all its tables; an array: only those slugs. */
+  /** `null` for a schema: all its tables; an array: only those slugs. One round trip. */
   private async load(workspaceId: string, slugs: Record<DataSchema, string[] | null>): Promise<SqlTable[]> {
-    const db = this.transactions.manager();
-    // A null array reads every container of the schema; an empty one reads none.
-    const containers: ContainerRow[] = await db.query(
-      `SELECT 'objects' AS schema, o.id, o.api_slug AS slug, o.plural_noun AS title, NULL::text AS parent_object
-         FROM objects o WHERE o.workspace_id = $1 AND ($2::text[] IS NULL OR o.api_slug = ANY($2::text[]))
-       UNION ALL
-       SELECT 'lists', l.id, l.api_slug, l.name, p.api_slug
-         FROM lists l JOIN objects p ON p.workspace_id = l.workspace_id AND p.id = l.parent_object_id
-        WHERE l.workspace_id = $1 AND ($3::text[] IS NULL OR l.api_slug = ANY($3::text[]))
-       UNION ALL
-       SELECT 'activities', a.id, a.api_slug, a.plural_noun, NULL
-         FROM activities a WHERE a.workspace_id = $1 AND ($4::text[] IS NULL OR a.api_slug = ANY($4::text[]))
-       ORDER BY 1, 3`,
-      [workspaceId, slugs.objects, slugs.lists, slugs.activities],
-    );
-    if (containers.length === 0) return [];
-    const attributes: AttributeRow[] = await db.query(
-      `SELECT container_id, id, api_slug, type, is_multiselect FROM attributes
-        WHERE workspace_id = $1 AND container_id = ANY($2::uuid[]) AND NOT is_archived
-        ORDER BY container_id, position, api_slug`,
-      [workspaceId, containers.map((c) => c.id)],
-    );
-    const byContainer = new Map<string, CatalogAttribute[]>();
-    for (const row of attributes) {
-      const list = byContainer.get(row.container_id) ?? [];
-      list.push({ id: row.id, slug: row.api_slug, type: row.type, isMultiselect: row.is_multiselect });
-      byContainer.set(row.container_id, list);
-    }
-    return containers.map((c) => buildTable(c.schema, { id: c.id, slug: c.slug, title: c.title, parentObject: c.parent_object }, byContainer.get(c.id) ?? []));
+    const rows: CatalogRow[] = await this.transactions.manager().query(CATALOG_SQL('$1', '$2::text[]', '$3::text[]', '$4::text[]', ''), [workspaceId, slugs.objects, slugs.lists, slugs.activities]);
+    return tablesFrom(rows);
   }
+}
+
+type CatalogRow = ContainerRow & { attributes: AttributeRow[] | null };
+
+/** The catalogue query over the given SQL expressions (parameters or literals); `schema` qualifies the tables (`"s".`) or is empty. */
+const CATALOG_SQL = (workspace: string, objects: string, lists: string, activities: string, schema: string) =>
+  `WITH containers AS (
+     SELECT 'objects' AS schema, o.id, o.api_slug AS slug, o.plural_noun AS title, NULL::text AS parent_object
+       FROM ${schema}objects o WHERE o.workspace_id = ${workspace} AND (${objects} IS NULL OR o.api_slug = ANY(${objects}))
+     UNION ALL
+     SELECT 'lists', l.id, l.api_slug, l.name, p.api_slug
+       FROM ${schema}lists l JOIN ${schema}objects p ON p.workspace_id = l.workspace_id AND p.id = l.parent_object_id
+      WHERE l.workspace_id = ${workspace} AND (${lists} IS NULL OR l.api_slug = ANY(${lists}))
+     UNION ALL
+     SELECT 'activities', a.id, a.api_slug, a.plural_noun, NULL
+       FROM ${schema}activities a WHERE a.workspace_id = ${workspace} AND (${activities} IS NULL OR a.api_slug = ANY(${activities})))
+   SELECT c.*,
+          (SELECT json_agg(json_build_object('id', t.id, 'api_slug', t.api_slug, 'type', t.type, 'is_multiselect', t.is_multiselect) ORDER BY t.position, t.api_slug)
+             FROM ${schema}attributes t WHERE t.workspace_id = ${workspace} AND t.container_id = c.id AND NOT t.is_archived) AS attributes
+     FROM containers c
+    ORDER BY 1, 3`;
+
+function tablesFrom(rows: readonly CatalogRow[]): SqlTable[] {
+  return rows.map((c) =>
+    buildTable(
+      c.schema,
+      { id: c.id, slug: c.slug, title: c.title, parentObject: c.parent_object },
+      (c.attributes ?? []).map((row): CatalogAttribute => ({ id: row.id, slug: row.api_slug, type: row.type, isMultiselect: row.is_multiselect })),
+    ),
+  );
+}
+
+/**
+ * The catalogue lookup as one self-contained statement (literals instead of parameters, tables
+ * qualified by `schema`), so that the executor can send it in the round trip that opens the
+ * statement's transaction: one round trip less per statement, and the tables are read in the same
+ * snapshot as their rows. `tables` turns its rows into tables.
+ */
+export function catalogLookup(workspaceId: string, schema: string, slugs: Record<DataSchema, readonly string[] | null>): { text: string; tables(rows: readonly unknown[]): SqlTable[] } {
+  const list = (names: readonly string[] | null) => (names === null ? 'NULL::text[]' : `ARRAY[${names.map((name) => escapeLiteral(name)).join(', ')}]::text[]`);
+  return {
+    text: CATALOG_SQL(`${escapeLiteral(workspaceId)}::uuid`, list(slugs.objects), list(slugs.lists), list(slugs.activities), `${escapeIdentifier(schema)}.`),
+    tables: (rows) => tablesFrom(rows as CatalogRow[]),
+  };
 }

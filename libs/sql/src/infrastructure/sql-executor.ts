@@ -1,13 +1,25 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import type { PoolClient, QueryResult } from 'pg';
+import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
+import { DomainError } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
-import { SqlStatementError } from '../domain/sql-errors';
+import { SqlBusyError, SqlStatementError } from '../domain/sql-errors';
 import { resultTypes, TYPE_NAMES } from './result-types';
 
 export interface SqlResultColumn {
   readonly name: string;
   readonly type: string;
+}
+
+/** What the executor runs, prepared from the catalogue rows read in the transaction's first round trip. */
+export interface PreparedStatement {
+  /** The `WITH` list of generated relations. */
+  readonly relations: readonly string[];
+  /** The verified user statement. */
+  readonly statement: string;
+  readonly params: unknown[];
+  /** Generated relation names → the statement's names, to translate database messages. */
+  readonly names: ReadonlyMap<string, string>;
 }
 
 export interface SqlResult {
@@ -19,16 +31,39 @@ export interface SqlResult {
 /** SQLSTATE classes whose messages describe the statement itself and are safe to show. */
 const STATEMENT_ERROR_CLASSES = ['21', '22', '23', '25', '2B', '2F', '38', '39', '3D', '3F', '40', '42', '53', '54', '55'];
 
+/** First key of the two-key advisory locks that count a workspace's running statements (the second is the slot). */
+const SLOT_LOCK_NAMESPACE = 'workbase.sql-slot:';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * Runs a generated statement: in a READ ONLY transaction on its own pooled connection, with a
- * transaction-local statement timeout, `search_path` reduced to `pg_catalog` (so no name can
- * resolve to the application's tables), UTC timestamps, and at most `maxRows + 1` rows fetched.
- * The transaction is always rolled back.
+ * Runs a generated statement: in a READ ONLY transaction on a connection of the endpoint's own
+ * pool, with a transaction-local statement timeout, `search_path` reduced to `pg_catalog` (so no
+ * name can resolve to the application's tables), UTC timestamps, and at most `maxRows + 1` rows
+ * fetched. The transaction is always rolled back.
+ *
+ * Admission, so that one workspace's slow statements cannot starve anyone (checked in this order):
+ * - a workspace runs at most SQL_WORKSPACE_CONCURRENCY statements at once in this process (a
+ *   counter: a flood is refused before it takes a connection another workspace could use);
+ * - the pool is separate from the application's (SQL_POOL_SIZE connections), so the rest of the
+ *   API never waits behind a statement; when all of them are busy the request is a 429 at once
+ *   rather than a queue that would hold HTTP requests until a statement timeout;
+ * - and at most SQL_WORKSPACE_CONCURRENCY across every process:
+ *   a statement must hold one of that many transaction-scoped advisory locks
+ *   (`pg_try_advisory_xact_lock(hashtext('workbase.sql-slot:' || workspace), slot)`), taken in
+ *   the round trip that opens its transaction and freed by its ROLLBACK, or by PostgreSQL when
+ *   the connection or process dies. No free slot: 429.
+ * Each statement also runs without parallel workers, so that SQL_POOL_SIZE bounds the backends
+ * (and so the cores) the endpoint can keep busy.
  */
 @Injectable()
-export class SqlExecutor {
+export class SqlExecutor implements OnModuleDestroy {
   private schema: Promise<string> | null = null;
   private readonly typeNames = new Map<number, string>(Object.entries(TYPE_NAMES).map(([oid, name]) => [Number(oid), name]));
+  private pool: Pool | null = null;
+  private running = 0;
+  /** Statements admitted in this process, per workspace (the cheap first check; the advisory slots are the shared one). */
+  private readonly runningFor = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,33 +84,93 @@ export class SqlExecutor {
     return this.schema;
   }
 
+  async onModuleDestroy(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.end();
+  }
+
+  /** The endpoint's own pool, on the application's database (same URL, its own connections). */
+  private connections(): Pool {
+    if (!this.pool) {
+      const url = (this.dataSource.options as { url?: string }).url;
+      this.pool = new Pool({ connectionString: url, max: this.config.sql.poolSize, idleTimeoutMillis: 30_000, application_name: 'workbase-sql' });
+      // An idle client that loses its connection must not crash the process; the pool drops it.
+      this.pool.on('error', () => undefined);
+    }
+    return this.pool;
+  }
+
+  /** How long a refused caller should wait: a statement frees its slot within the timeout, usually much sooner. */
+  private retryAfterSeconds(): number {
+    return Math.max(1, Math.min(5, Math.ceil(this.statementTimeoutMs / 1000)));
+  }
+
   /**
-   * `relations` is the `WITH` list of generated relations, `statement` the verified user query.
-   * `names` translates generated relation names back in database error messages.
+   * Opens the statement's transaction, runs `lookup` (a self-contained catalogue query, or null)
+   * in that same round trip, lets `prepare` turn its rows into the statement, and runs it.
+   * `prepare` may throw (an unknown table): the transaction is rolled back and the error passes on.
    */
-  async run(relations: readonly string[], statement: string, params: unknown[], names: ReadonlyMap<string, string>): Promise<SqlResult> {
-    const text = `${relations.length > 0 ? `WITH ${relations.join(',\n')}\n` : ''}SELECT * FROM (\n${statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT ${this.maxRows + 1}`;
-    const runner = this.dataSource.createQueryRunner();
-    const client = (await runner.connect()) as PoolClient;
+  async run(workspaceId: string, lookup: string | null, prepare: (lookupRows: readonly unknown[]) => PreparedStatement): Promise<SqlResult> {
+    if (!UUID.test(workspaceId)) throw new Error('workspace id is not a uuid');
+    const { poolSize, workspaceConcurrency } = this.config.sql;
+    const busyWorkspace = () =>
+      new SqlBusyError(
+        `This workspace is already running ${workspaceConcurrency} SQL statement${workspaceConcurrency === 1 ? '' : 's'} at once, its limit; retry when one has finished.`,
+        this.retryAfterSeconds(),
+      );
+    // Checked in this order so that a workspace over its own limit never takes a connection another workspace could use.
+    const mine = this.runningFor.get(workspaceId) ?? 0;
+    if (mine >= workspaceConcurrency) throw busyWorkspace();
+    if (this.running >= poolSize) {
+      throw new SqlBusyError(`The SQL endpoint is running its limit of ${poolSize} statements at once; retry shortly.`, this.retryAfterSeconds());
+    }
+    this.running++;
+    this.runningFor.set(workspaceId, mine + 1);
+    let client: PoolClient | null = null;
     let result: QueryResult<unknown[]>;
+    let names: ReadonlyMap<string, string> = new Map();
+    /** Ends the transaction, then gives the connection and the admission back. */
+    const finish = async (broken?: Error): Promise<void> => {
+      try {
+        if (client && !broken) await client.query('ROLLBACK');
+      } catch (error) {
+        broken = error as Error;
+      } finally {
+        client?.release(broken);
+        this.running--;
+        const left = (this.runningFor.get(workspaceId) ?? 1) - 1;
+        if (left > 0) this.runningFor.set(workspaceId, left);
+        else this.runningFor.delete(workspaceId);
+      }
+    };
     try {
-      // One round trip: the timeout is an integer from the validated config, safe to inline.
-      await client.query(
+      client = await this.connections().connect();
+      // One round trip: the timeout is an integer from the validated config and the workspace id a
+      // checked uuid, both safe to inline (a multi-statement simple query takes no parameters); the
+      // lookup quotes its own literals.
+      const opened = (await client.query(
         `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
          SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
-                set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true)`,
-      );
-      try {
-        result = await client.query({ text, values: params, rowMode: 'array', types: resultTypes });
-      } finally {
-        await client.query('ROLLBACK');
-      }
+                set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true),
+                set_config('max_parallel_workers_per_gather', '0', true);
+         SELECT slot FROM pg_catalog.generate_series(1, ${Math.trunc(workspaceConcurrency)}) AS slot
+          WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot) LIMIT 1${lookup ? `;\n${lookup}` : ''}`,
+      )) as unknown as QueryResult[];
+      if (opened[2].rows.length === 0) throw busyWorkspace();
+      const prepared = prepare(lookup ? opened[3].rows : []);
+      names = prepared.names;
+      const text = `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT * FROM (\n${prepared.statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT ${this.maxRows + 1}`;
+      result = await client.query({ text, values: prepared.params, rowMode: 'array', types: resultTypes });
       await this.learnTypeNames(client, result.fields.map((f) => f.dataTypeID));
     } catch (error) {
+      // A connection-level failure (not an error PostgreSQL reported about the statement) retires the connection.
+      await finish(error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error));
       throw this.translate(error, names);
-    } finally {
-      await runner.release();
     }
+    // The answer does not wait for the ROLLBACK (one round trip less); the slot and the
+    // connection are held until it is done.
+    void finish();
     const columns = uniqueNames(result.fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(result.fields[i].dataTypeID) ?? 'unknown' }));
     const truncated = result.rows.length > this.maxRows;
     const rows = (truncated ? result.rows.slice(0, this.maxRows) : result.rows).map((row) => {

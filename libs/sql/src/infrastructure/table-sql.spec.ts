@@ -1,4 +1,5 @@
 import { buildTable } from '../domain/sql-table';
+import type { ColumnFilter } from '../domain/statement-analyzer';
 import { SqlParams, tableRelationSql } from './table-sql';
 
 const WS = '00000000-0000-4000-8000-000000000001';
@@ -10,35 +11,56 @@ describe('tableRelationSql', () => {
     { id: 'a-tags', slug: 'tags', type: 'select', isMultiselect: true },
     { id: 'a-owner', slug: 'owner', type: 'actor-reference', isMultiselect: true },
     { id: 'a-where', slug: 'where', type: 'location', isMultiselect: false },
+    { id: 'a-amount', slug: 'amount', type: 'currency', isMultiselect: false },
+    { id: 'a-emails', slug: 'emails', type: 'email-address', isMultiselect: true },
   ]);
-  const params = new SqlParams(WS);
-  const sql = tableRelationSql(table, params, 'app');
+  const generate = (columns: string[] | null, filters: ColumnFilter[] = []) => {
+    const params = new SqlParams(WS);
+    return { sql: tableRelationSql(table, params, 'app', { columns: columns && new Set(columns), filters }), params: params.values };
+  };
 
-  it('joins one derived table of current values per attribute, each bound to the workspace parameter', () => {
-    const derived = sql.match(/LEFT JOIN \(SELECT [^]*?\) a\d+ ON a\d+\.record_id = r\.id/g) ?? [];
-    expect(derived).toHaveLength(5);
-    for (const part of derived) {
-      expect(part).toContain('v.workspace_id = $1 AND v.attribute_id = $');
-      expect(part).toContain('v.active_until IS NULL');
-      expect(part).not.toContain('r.id AND'); // no per-row correlation
-    }
-    expect(sql).toContain('LEFT JOIN "app"."statuses" o ON o.workspace_id = $1 AND o.id = v.value_ref');
-    expect(sql).toContain('LEFT JOIN "app"."select_options" o ON o.workspace_id = $1 AND o.id = v.value_ref');
-  });
-
-  it('keeps the types of the column mapping: first value for single, arrays in write order for multiselect', () => {
-    expect(sql).toContain('SELECT DISTINCT ON (v.record_id) v.record_id, v.value_text AS value');
-    expect(sql).toContain("COALESCE(a3.value, '{}'::text[]) AS \"tags\"");
-    expect(sql).toContain('array_agg(o.title ORDER BY v.id)');
-    expect(sql).toContain("COALESCE(a4.value, '[]'::jsonb) AS \"owner\"");
-    expect(sql).toContain("jsonb_agg(jsonb_build_object('type', v.value_ref_type, 'id', v.value_ref) ORDER BY v.id)");
-    expect(sql).toContain('v.value_json AS value'); // location: no primary-column condition
-    expect(sql).not.toMatch(/value_json AS value [^)]*IS NOT NULL/);
-  });
-
-  it('filters the records by workspace and container and ends in the OFFSET 0 fence', () => {
+  it('all columns: a LEFT JOIN of the current value per single-valued attribute, a correlated aggregate per multiselect one, each bound to $1', () => {
+    const { sql, params } = generate(null);
+    const joins = sql.match(/LEFT JOIN "app"\."record_values" a\d+ ON [^]*?active_until IS NULL/g) ?? [];
+    expect(joins).toHaveLength(4); // name, stage, where, amount
+    for (const join of joins) expect(join).toMatch(/ON (a\d+)\.workspace_id = \$1 AND \1\.record_id = r\.id AND \1\.attribute_id = \$\d+::uuid AND \1\.active_until IS NULL/);
+    expect(sql).toContain('LEFT JOIN "app"."statuses" o2 ON o2.workspace_id = $1 AND o2.id = a2.value_ref');
+    expect(sql).toContain('COALESCE((SELECT array_agg(o.title ORDER BY v.id) FROM "app"."record_values" v LEFT JOIN "app"."select_options" o ON o.workspace_id = $1 AND o.id = v.value_ref WHERE v.workspace_id = $1 AND v.record_id = r.id');
+    expect(sql).toContain("COALESCE((SELECT jsonb_agg(CASE WHEN v.id IS NOT NULL THEN jsonb_build_object('type', v.value_ref_type, 'id', v.value_ref) END ORDER BY v.id)");
+    expect(sql).toContain("'{}'::text[]) AS \"emails\"");
+    expect(sql).toContain('a3.value_json AS "where"'); // location: no primary-column condition
+    expect(sql).not.toMatch(/a3\.value_json IS NOT NULL/);
     expect(sql).toMatch(/ WHERE r\.workspace_id = \$1 AND r\.container_id = \$\d+::uuid OFFSET 0$/);
-    expect(params.values[0]).toBe(WS);
-    expect(params.values).toEqual(expect.arrayContaining(['c0', 'a-name', 'a-stage', 'a-tags', 'a-owner', 'a-where']));
+    expect(params[0]).toBe(WS);
+    expect(params).toEqual(expect.arrayContaining(['c0', 'a-name', 'a-stage', 'a-tags', 'a-owner', 'a-where', 'a-amount', 'a-emails']));
+  });
+
+  it('only the columns the statement names, plus the record columns', () => {
+    const { sql, params } = generate(['amount', 'unrelated']);
+    expect(sql).toContain('r.id AS "record_id", r.created_at AS "created_at", r.created_by AS "created_by", a1.value_number AS "amount"');
+    expect(sql).not.toMatch(/"name"|"stage"|"tags"|"owner"|"where"|"emails"/);
+    expect(params).toEqual([WS, 'a-amount', 'c0']);
+  });
+
+  it('pushes comparisons with constants as bound parameters of the column type, and nothing else', () => {
+    const n = (text: string) => ({ kind: 'number' as const, text });
+    const str = (text: string, castTo?: string) => ({ kind: 'string' as const, text, castTo });
+    const { sql, params } = generate(['amount', 'name', 'stage', 'tags', 'where'], [
+      { column: 'amount', op: '>', values: [n('1800')] },
+      { column: 'name', op: 'in', values: [str('a'), str('b')] },
+      { column: 'stage', op: 'is null', values: [] },
+      { column: 'record_id', op: '=', values: [str('00000000-0000-4000-8000-00000000000a', 'uuid')] },
+      { column: 'name', op: '=', values: [n('5')] }, // a number against text: not the statement's meaning
+      { column: 'amount', op: '<', values: [str('5', 'float8')] }, // another type's comparison
+      { column: 'tags', op: '=', values: [str('x')] }, // multiselect
+      { column: 'where', op: '=', values: [str('x')] }, // jsonb
+      { column: 'missing', op: '=', values: [str('x')] },
+    ]);
+    const where = sql.slice(sql.lastIndexOf(' WHERE r.workspace_id'));
+    expect(where).toMatch(/^ WHERE r\.workspace_id = \$1 AND r\.container_id = \$\d+::uuid AND a4\.value_number > \$(\d+)::numeric AND a1\.value_text = ANY \(\$(\d+)::text\[\]\) AND o2\.title IS NULL AND r\.id = \$(\d+)::uuid OFFSET 0$/);
+    const [, amount, names, id] = where.match(/\$(\d+)::numeric[^$]*\$(\d+)::text\[\][^$]*\$(\d+)::uuid/)!;
+    expect(params[Number(amount) - 1]).toBe('1800');
+    expect(params[Number(names) - 1]).toEqual(['a', 'b']);
+    expect(params[Number(id) - 1]).toBe('00000000-0000-4000-8000-00000000000a');
   });
 });

@@ -1,4 +1,5 @@
 import { quoteIdent } from '../domain/statement-analyzer';
+import type { ColumnFilter, FilterConstant } from '../domain/statement-analyzer';
 import type { SqlColumn, SqlTable } from '../domain/sql-table';
 
 /** Bound parameters of the generated SQL; `$1` is always the caller's workspace id. */
@@ -15,32 +16,90 @@ export class SqlParams {
   }
 }
 
-/**
- * The relation a data table stands for: one row per record (entry, activity record) of the
- * container, one column per attribute holding its current value(s).
- *
- * Set-based: each attribute column is a LEFT JOIN to a derived table of that attribute's current
- * values (`workspace_id = $1 AND attribute_id = … AND active_until IS NULL`), one row per record
- * (`DISTINCT ON` the first value by id for single-valued attributes, `array_agg`/`jsonb_agg` in
- * write order for multiselect ones), so PostgreSQL hash-joins whole columns instead of probing
- * the value table once per row and column. Each derived table is unique on `record_id`, so the
- * planner removes the joins of columns the statement does not use (join removal after unused
- * subquery outputs are dropped): only referenced attributes are read.
- *
- * Bound to `$1`, the caller's workspace, in every subquery. `OFFSET 0` keeps the whole relation
- * an optimisation fence: the statement's own conditions are never pushed below it (into the scan
- * of `records` or of a derived table), so they only ever see this workspace's rows (an erroring
- * cast cannot be evaluated on another workspace's value).
- */
-export function tableRelationSql(table: SqlTable, params: SqlParams, schema: string): string {
-  const q = (name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
-  const joins: string[] = [];
-  const columns = table.columns.map((column) => `${columnSql(column, params, q, joins)} AS ${quoteIdent(column.name)}`);
-  const container = params.add(table.containerId, 'uuid');
-  return `SELECT ${columns.join(', ')} FROM ${q('records')} r${joins.map((join) => ` ${join}`).join('')} WHERE r.workspace_id = $1 AND r.container_id = ${container} OFFSET 0`;
+export interface RelationOptions {
+  /** Names the statement may read; null: every column (the analysis could not tell). */
+  readonly columns?: ReadonlySet<string> | null;
+  /** Conditions of the statement on this occurrence's columns, applied inside the relation where safe. */
+  readonly filters?: readonly ColumnFilter[];
 }
 
-/** The column's expression over `r`; an attribute column adds its LEFT JOIN to `joins`. */
+/**
+ * The relation a data table stands for: one row per record (entry, activity record) of the
+ * container, one column per attribute holding its current value(s); only the columns the
+ * statement can read (`options.columns`, a conservative superset) are generated.
+ *
+ * A single-valued attribute is a plain LEFT JOIN of its current value row
+ * (`workspace_id = $1 AND record_id = r.id AND attribute_id = … AND active_until IS NULL`), so the
+ * planner is free to hash-join whole columns for a scan or probe `record_values_by_record` for a
+ * few rows (a small LIMIT). It relies on at most one current value per single-valued attribute,
+ * which the record engine keeps under row locks (README: Performance). A multiselect attribute
+ * is a correlated aggregate in write order, computed only for the rows the relation emits.
+ *
+ * Bound to `$1`, the caller's workspace, in every join and subquery. `OFFSET 0` keeps the whole
+ * relation an optimisation fence: the statement's own expressions are never pushed below it, so
+ * they only ever see this workspace's rows. The one exception is ours: `options.filters` are
+ * rebuilt here from a column and constants into a built-in comparison with bound parameters
+ * (`pushdownSql`), which cannot fail or have an effect on any row (README: Pushdown).
+ */
+export function tableRelationSql(table: SqlTable, params: SqlParams, schema: string, options: RelationOptions = {}): string {
+  const q = (name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
+  const wanted = options.columns ?? null;
+  const joins: string[] = [];
+  const expressions = new Map<string, { column: SqlColumn; expression: string }>();
+  const columns: string[] = [];
+  for (const column of table.columns) {
+    // The record's own columns cost nothing (they are the records row): always there.
+    if (wanted && column.source.kind === 'attribute' && !wanted.has(column.name)) continue;
+    const expression = columnSql(column, params, q, joins);
+    expressions.set(column.name, { column, expression });
+    columns.push(`${expression} AS ${quoteIdent(column.name)}`);
+  }
+  const container = params.add(table.containerId, 'uuid');
+  const conditions = [`r.workspace_id = $1`, `r.container_id = ${container}`];
+  for (const filter of options.filters ?? []) {
+    const target = expressions.get(filter.column);
+    const condition = target ? pushdownSql(target.column, target.expression, filter, params) : null;
+    if (condition) conditions.push(condition);
+  }
+  return `SELECT ${columns.join(', ')} FROM ${q('records')} r${joins.map((join) => ` ${join}`).join('')} WHERE ${conditions.join(' AND ')} OFFSET 0`;
+}
+
+/**
+ * The SQL types a pushed comparison can have, and the casts a constant may carry to keep the same
+ * meaning. Their comparison operators cannot fail on any two values: LEAKPROOF in PostgreSQL's
+ * catalogue for text, timestamptz, date and uuid; numeric's are not flagged but have no error
+ * path (libs/sql/README.md, Pushdown).
+ */
+const PUSHABLE_TYPES: Readonly<Record<string, { kinds: ReadonlyArray<FilterConstant['kind']>; casts: readonly string[] }>> = {
+  numeric: { kinds: ['number', 'string'], casts: ['numeric'] },
+  text: { kinds: ['string'], casts: ['text'] },
+  timestamptz: { kinds: ['string'], casts: ['timestamptz'] },
+  date: { kinds: ['string'], casts: ['date'] },
+  uuid: { kinds: ['string'], casts: ['uuid'] },
+};
+
+/**
+ * A condition of the statement rebuilt for the inside of the relation, or null when it does not
+ * qualify: `<the column's own expression> <built-in comparison of its type> $n::<its type>`
+ * (`= ANY($n::type[])` for IN, `IS [NOT] NULL`), on a single-valued column of a type whose
+ * comparisons cannot fail (numeric, text, timestamptz, date, uuid). The constants are bound
+ * parameters of the column's type: PostgreSQL converts them when the statement is bound, before
+ * any row is read, so a bad constant fails the statement as it would have anyway and involves
+ * no row. A constant must be of a kind (number or string literal) and cast (none, or the
+ * column's own type) that gives it the same meaning as in the statement.
+ */
+export function pushdownSql(column: SqlColumn, expression: string, filter: ColumnFilter, params: SqlParams): string | null {
+  if (column.isMultiselect || column.source.kind === 'constant') return null;
+  if (filter.op === 'is null' || filter.op === 'is not null') return `${expression} ${filter.op === 'is null' ? 'IS NULL' : 'IS NOT NULL'}`;
+  const type = PUSHABLE_TYPES[column.sqlType];
+  if (!type) return null;
+  const fits = (value: FilterConstant) => type.kinds.includes(value.kind) && (value.castTo === undefined || type.casts.includes(value.castTo));
+  if (filter.values.length === 0 || !filter.values.every(fits)) return null;
+  if (filter.op === 'in') return `${expression} = ANY (${params.add(filter.values.map((value) => value.text), `${column.sqlType}[]`)})`;
+  return `${expression} ${filter.op} ${params.add(filter.values[0].text, column.sqlType)}`;
+}
+
+/** The column's expression over `r`; a single-valued attribute adds its LEFT JOIN(s) to `joins`. */
 function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => string, joins: string[]): string {
   const source = column.source;
   switch (source.kind) {
@@ -49,65 +108,63 @@ function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => st
     case 'constant':
       return params.add(source.value, 'text');
     case 'attribute': {
-      const alias = `a${joins.length + 1}`;
-      const { expression, lookup, indexed } = valueSql(source.attributeType, q);
-      // `<column> IS NOT NULL` matches the partial value indexes, so a sparse attribute is read through its index.
-      const present = indexed ? ` AND v.${indexed} IS NOT NULL` : '';
-      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = $1 AND v.attribute_id = ${params.add(source.attributeId, 'uuid')} AND v.active_until IS NULL${present}`;
-      let derived: string;
-      let value = `${alias}.value`;
+      const attribute = params.add(source.attributeId, 'uuid');
       if (!source.multi) {
-        derived = `SELECT DISTINCT ON (v.record_id) v.record_id, ${expression} AS value ${from} ORDER BY v.record_id, v.id`;
-      } else if (column.sqlType === 'jsonb') {
-        derived = `SELECT v.record_id, jsonb_agg(${expression} ORDER BY v.id) AS value ${from} GROUP BY v.record_id`;
-        value = `COALESCE(${value}, '[]'::jsonb)`;
-      } else {
-        derived = `SELECT v.record_id, array_agg(${expression} ORDER BY v.id) AS value ${from} GROUP BY v.record_id`;
-        value = `COALESCE(${value}, '{}'::${column.sqlType})`;
+        const n = joins.length + 1;
+        const v = `a${n}`;
+        const { expression, lookup, indexed } = valueSql(source.attributeType, v, `o${n}`, q);
+        // `<column> IS NOT NULL` matches the partial value indexes, so a sparse attribute is read through its index.
+        const present = indexed ? ` AND ${v}.${indexed} IS NOT NULL` : '';
+        joins.push(`LEFT JOIN ${q('record_values')} ${v} ON ${v}.workspace_id = $1 AND ${v}.record_id = r.id AND ${v}.attribute_id = ${attribute} AND ${v}.active_until IS NULL${present}${lookup ? ` ${lookup}` : ''}`);
+        return expression;
       }
-      joins.push(`LEFT JOIN (${derived}) ${alias} ON ${alias}.record_id = r.id`);
-      return value;
+      const { expression, lookup, indexed } = valueSql(source.attributeType, 'v', 'o', q);
+      const present = indexed ? ` AND v.${indexed} IS NOT NULL` : '';
+      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = $1 AND v.record_id = r.id AND v.attribute_id = ${attribute} AND v.active_until IS NULL${present}`;
+      if (column.sqlType === 'jsonb') return `COALESCE((SELECT jsonb_agg(${expression} ORDER BY v.id) ${from}), '[]'::jsonb)`;
+      return `COALESCE((SELECT array_agg(${expression} ORDER BY v.id) ${from}), '{}'::${column.sqlType})`;
     }
   }
 }
 
 /**
- * The expression of one stored value (`v`), typed as the column mapping says; the join it needs
- * (select options and statuses: their title, bound to the workspace too); and, where the value is
- * the type's primary column (libs/records value-columns.ts), that column: every current value of
- * the type has it, and the partial index on it holds exactly those values.
+ * The expression of one stored value (alias `v`), typed as the column mapping says; the join it
+ * needs (select options and statuses: their title, alias `o`, bound to the workspace too); and,
+ * where the value is the type's primary column (libs/records value-columns.ts), that column:
+ * every current value of the type has it, and the partial index on it holds exactly those values.
  */
-function valueSql(attributeType: string, q: (name: string) => string): { expression: string; lookup?: string; indexed?: string } {
+function valueSql(attributeType: string, v: string, o: string, q: (name: string) => string): { expression: string; lookup?: string; indexed?: string } {
   switch (attributeType) {
     case 'number':
     case 'currency':
     case 'rating':
-      return { expression: 'v.value_number', indexed: 'value_number' };
+      return { expression: `${v}.value_number`, indexed: 'value_number' };
     case 'checkbox':
-      return { expression: 'v.value_bool', indexed: 'value_bool' };
+      return { expression: `${v}.value_bool`, indexed: 'value_bool' };
     case 'date':
-      return { expression: 'v.value_date', indexed: 'value_date' };
+      return { expression: `${v}.value_date`, indexed: 'value_date' };
     case 'timestamp':
-      return { expression: 'v.value_timestamp', indexed: 'value_timestamp' };
+      return { expression: `${v}.value_timestamp`, indexed: 'value_timestamp' };
     case 'record-reference':
-      return { expression: 'v.value_ref', indexed: 'value_ref' };
+      return { expression: `${v}.value_ref`, indexed: 'value_ref' };
     case 'select':
-      return { expression: 'o.title', lookup: `LEFT JOIN ${q('select_options')} o ON o.workspace_id = $1 AND o.id = v.value_ref`, indexed: 'value_ref' };
+      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('select_options')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: 'value_ref' };
     case 'status':
-      return { expression: 'o.title', lookup: `LEFT JOIN ${q('statuses')} o ON o.workspace_id = $1 AND o.id = v.value_ref`, indexed: 'value_ref' };
+      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('statuses')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: 'value_ref' };
     case 'actor-reference':
-      return { expression: `jsonb_build_object('type', v.value_ref_type, 'id', v.value_ref)` };
+      // NULL, not {"type": null, "id": null}, when the LEFT JOIN found no value.
+      return { expression: `CASE WHEN ${v}.id IS NOT NULL THEN jsonb_build_object('type', ${v}.value_ref_type, 'id', ${v}.value_ref) END` };
     case 'location':
     case 'interaction':
-      return { expression: 'v.value_json' };
+      return { expression: `${v}.value_json` };
     case 'text':
     case 'email-address':
     case 'domain':
     case 'phone-number':
     case 'personal-name':
-      return { expression: 'v.value_text', indexed: 'value_text' };
+      return { expression: `${v}.value_text`, indexed: 'value_text' };
     default:
-      return { expression: 'v.value_text' };
+      return { expression: `${v}.value_text` };
   }
 }
 

@@ -24,7 +24,8 @@ export class SqlController {
     description:
       'Runs one read-only SELECT over the workspace\'s tables: `activities.<api_slug>`, `objects.<api_slug>` (the default schema: `FROM people` is `objects.people`) and `lists.<api_slug>`, plus `information_schema.tables` and `information_schema.columns` listing them. ' +
       'Each table has `record_id`, `created_at`, `created_by` and one column per attribute (current values). Functions are limited to an allow-list (aggregates, window, date/time, string, math, JSON/array). ' +
-      'Statement timeout 30 s and at most 10,000 rows by default (`truncated` says when rows were cut off). Refused statements and database errors are 400 `filter_error` with a message naming the problem. See libs/sql/README.md.',
+      'Statement timeout 30 s and at most 10,000 rows by default (`truncated` says when rows were cut off). ' +
+      'A workspace runs at most 2 statements at once (SQL_WORKSPACE_CONCURRENCY, counted across every process) and a process at most 4 (SQL_POOL_SIZE, the endpoint\'s own connections); beyond either, 429 `rate_limit_error` with `Retry-After`. Refused statements and database errors are 400 `filter_error` with a message naming the problem. See libs/sql/README.md.',
   })
   @ApiOkResponse({ type: SqlResultEnvelope })
   @ApiStandardErrors()
