@@ -34,6 +34,22 @@ describe('authentication and scopes', () => {
     expect(res.body.message).toMatch(/Authorization header/);
   });
 
+  it('takes credentials only from the Authorization header: never from the URL or the body', async () => {
+    const inQuery = await t.http().get(`/v2/workspace_members?access_token=${acme.token}`).expect(401);
+    expectAuthError(inQuery.body, 401);
+    expect(inQuery.body.message).toMatch(/Authorization: Bearer/);
+    // A junk token in the URL beside a valid header is ignored, not a conflict.
+    await t.http().get('/v2/workspace_members?access_token=junk').set('Authorization', `Bearer ${acme.token}`).expect(200);
+    // A token in a JSON or a form body authenticates nothing (and deletes nothing).
+    const note = await t.http().post('/v2/notes').set('Authorization', `Bearer ${acme.token}`)
+      .send({ data: { parent_object: 'people', parent_record_id: (await t.http().post('/v2/objects/people/records').set('Authorization', `Bearer ${acme.token}`).send({ data: { values: {} } }).expect(200)).body.data.id.record_id, title: 'kept', format: 'plaintext', content: 'x' } })
+      .expect(200);
+    const noteId = note.body.data.id.note_id as string;
+    expectAuthError((await t.http().delete(`/v2/notes/${noteId}`).send({ access_token: acme.token }).expect(401)).body, 401);
+    expectAuthError((await t.http().delete(`/v2/notes/${noteId}`).type('form').send({ access_token: acme.token }).expect(401)).body, 401);
+    await t.http().get(`/v2/notes/${noteId}`).set('Authorization', `Bearer ${acme.token}`).expect(200);
+  });
+
   it('401s a garbage token and a wrong Basic token', async () => {
     expectAuthError((await t.http().get('/v2/workspace_members').set('Authorization', 'Bearer not-a-real-token-at-all').expect(401)).body, 401);
     expectAuthError((await t.http().get('/v2/workspace_members').set('Authorization', 'Bearer x').expect(401)).body, 401);

@@ -46,7 +46,7 @@ export class AccessGuard extends AuthGuard(['bearer', 'basic']) {
       throw new UnauthenticatedError(
         header
           ? 'The access token is invalid, expired or revoked.'
-          : 'The Authorization header was not provided. Send "Authorization: Bearer <token>".',
+          : 'The Authorization header was not provided. Send the token as "Authorization: Bearer <token>"; tokens in the URL or the body are not accepted.',
       );
     }
     return user;

@@ -1,11 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy as PassportStrategyBase } from 'passport-strategy';
-import { Strategy as HttpBearerStrategy } from 'passport-http-bearer';
+import type { Request } from 'express';
+import { Strategy as HttpBearerStrategy, type VerifyFunction } from 'passport-http-bearer';
 import { AccessTokenVerifier, type AuthContext } from './auth-context';
 
+/**
+ * passport-http-bearer also takes `access_token` from the query string and the body. A token in a
+ * URL ends up in proxy logs and `Referer` headers, and one in a body can ride along with a form
+ * post; RFC 6750 only recommends the header. So the strategy is shown the header alone.
+ */
+class HeaderOnlyBearerStrategy extends HttpBearerStrategy<VerifyFunction> {
+  override authenticate(req: Request, options?: object): void {
+    super.authenticate({ headers: req.headers } as Request, options);
+  }
+}
+
 @Injectable()
-export class BearerTokenStrategy extends PassportStrategy(HttpBearerStrategy, 'bearer') {
+export class BearerTokenStrategy extends PassportStrategy(HeaderOnlyBearerStrategy, 'bearer') {
   constructor(private readonly verifier: AccessTokenVerifier) {
     super();
   }
