@@ -225,3 +225,28 @@ describe('metrics behind METRICS_TOKEN', () => {
     expect(scraped.text).toContain('workbase_http_request_duration_seconds');
   });
 });
+
+describe('metrics in production', () => {
+  const scrape = async (env: Record<string, string>, authorization?: string) => {
+    const t = await startTestApp({ env: { NODE_ENV: 'production', ...env } });
+    try {
+      const call = t.http().get('/metrics');
+      return await (authorization ? call.set('Authorization', authorization) : call);
+    } finally {
+      await t.close();
+    }
+  };
+
+  it('is closed without METRICS_TOKEN, saying what the operator sets', async () => {
+    const res = await scrape({});
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(errorBody(401, 'auth_error', 'unauthorized'));
+    expect(res.body.message).toMatch(/METRICS_TOKEN/);
+  });
+
+  it('answers its token, and is open only when the operator opts out explicitly', async () => {
+    expect((await scrape({ METRICS_TOKEN: 'scrape-me-please-0123' }, 'Bearer scrape-me-please-0123')).status).toBe(200);
+    expect((await scrape({ METRICS_TOKEN: 'scrape-me-please-0123' })).status).toBe(401);
+    expect((await scrape({ METRICS_PUBLIC: 'true' })).status).toBe(200);
+  });
+});

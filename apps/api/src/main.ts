@@ -28,6 +28,9 @@ async function main(): Promise<void> {
     if (!database.embedded && !config.secretsKey) {
       logger.warn('SECRETS_KEY is not set: webhook signing secrets are stored unencrypted in the database');
     }
+    if (!config.metrics.token && !config.metrics.open) {
+      logger.warn('METRICS_TOKEN is not set: /metrics answers 401 in production (set it, or METRICS_PUBLIC=true when the port is private)');
+    }
     const applied = await runMigrations(database.url);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     app = await createApp(config, database.url, logger);

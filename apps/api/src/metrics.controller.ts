@@ -15,21 +15,25 @@ export class MetricsController {
   ) {}
 
   /**
-   * Public to the scrapers an operator allows: open when METRICS_TOKEN is unset (bind the port
-   * privately), otherwise only with that token, which is no workspace token.
+   * Public to the scrapers an operator allows: with METRICS_TOKEN set, only with that token (which
+   * is no workspace token); without it, open outside production and closed in production unless
+   * METRICS_PUBLIC=true says the port is private.
    */
   @Get()
   @Public()
   @Header('Cache-Control', 'no-store')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics (text exposition format); needs `Bearer $METRICS_TOKEN` when that is set' })
+  @ApiOperation({ summary: 'Prometheus metrics (text exposition format)', description: 'Needs `Authorization: Bearer $METRICS_TOKEN` when that is set. Without a token it is open outside production; with `NODE_ENV=production` it is closed unless `METRICS_PUBLIC=true`.' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Metrics in the Prometheus text format', content: { 'text/plain': { schema: { type: 'string', example: 'workbase_http_request_duration_seconds_count{method="GET",route="/v2/self",status="200"} 42' } } } })
-  @ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'METRICS_TOKEN is set and the request does not carry it' })
+  @ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'METRICS_TOKEN is set and the request does not carry it, or production without METRICS_TOKEN nor METRICS_PUBLIC' })
   async scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
-    const expected = this.config.metricsToken;
-    if (expected && !sameSecret(authorization ?? '', `Bearer ${expected}`)) {
+    const { token, open } = this.config.metrics;
+    if (token && !sameSecret(authorization ?? '', `Bearer ${token}`)) {
       throw new UnauthenticatedError('Metrics need "Authorization: Bearer <METRICS_TOKEN>".');
+    }
+    if (!token && !open) {
+      throw new UnauthenticatedError('Metrics are closed in production: the operator sets METRICS_TOKEN (or METRICS_PUBLIC=true for a private port).');
     }
     return this.metrics.registry.metrics();
   }

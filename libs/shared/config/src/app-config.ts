@@ -108,9 +108,16 @@ class EnvironmentVariables {
   @IsOptional() @IsString() @Matches(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/, { message: 'must be 32 bytes: 64 hex characters or 43-44 base64 characters' })
   SECRETS_KEY?: string;
 
-  /** Bearer token that /metrics requires; unset: /metrics is open (keep the port private). */
+  /** Bearer token that /metrics requires. */
   @IsOptional() @IsString() @Matches(/^.{16,}$/s, { message: 'must be at least 16 characters' })
   METRICS_TOKEN?: string;
+
+  /** /metrics without a token: open by default, except with NODE_ENV=production (then closed unless true). */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  METRICS_PUBLIC?: boolean;
+
+  @IsOptional() @IsString()
+  NODE_ENV?: string;
 
   /** HMAC key of pagination cursors; at least 32 characters. Unset: a random key per process. */
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' })
@@ -161,8 +168,11 @@ export interface AppConfig {
   readonly cursorSecret: string;
   /** Key of the SecretBox that seals webhook signing secrets at rest; null stores them as they are. */
   readonly secretsKey: Buffer | null;
-  /** Bearer token /metrics requires, or null when /metrics is open. */
-  readonly metricsToken: string | null;
+  /**
+   * Who may scrape /metrics: with a token, only its bearer; without one, everybody when `open`
+   * (the default outside production, or METRICS_PUBLIC=true), nobody otherwise.
+   */
+  readonly metrics: { readonly token: string | null; readonly open: boolean };
   /** Limits of the SQL endpoint (libs/sql/README.md). */
   readonly sql: {
     readonly statementTimeoutMs: number;
@@ -248,7 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 600_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000),
     },
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
-    metricsToken: parsed.METRICS_TOKEN || null,
+    metrics: { token: parsed.METRICS_TOKEN || null, open: parsed.METRICS_PUBLIC ?? parsed.NODE_ENV !== 'production' },
     secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,
     sql: {
       statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000,
