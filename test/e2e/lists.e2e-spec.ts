@@ -55,6 +55,37 @@ describe('lists and entries', () => {
     await t.http().get('/v2/lists/pipeline').set(as(other.token)).expect(404);
   });
 
+  it("grants list access only to this workspace's members, naming the field, and keeps the order given", async () => {
+    const member = await t.createMember(ws.workspaceId, `access-${Date.now()}@lists.test`);
+    const grants = [{ workspace_member_id: member, level: 'read-only' }, { workspace_member_id: ws.adminMemberId, level: 'full-access' }];
+    const created = await t.http().post('/v2/lists').set(as()).send({ data: { name: 'Private', api_slug: 'private_list', parent_object: 'people', workspace_member_access: grants } }).expect(200);
+    expect(created.body.data.workspace_member_access).toEqual(grants);
+    expect((await t.http().get('/v2/lists/private_list').set(as()).expect(200)).body.data.workspace_member_access).toEqual(grants);
+    const refusals: Array<[unknown[], RegExp]> = [
+      [[{ workspace_member_id: other.adminMemberId, level: 'read-only' }], /workspace_member_access\[0\]\.workspace_member_id .* not a member of this workspace/],
+      [[{ workspace_member_id: member, level: 'read-only' }, { workspace_member_id: '00000000-0000-4000-8000-000000000000', level: 'read-only' }], /workspace_member_access\[1\]\.workspace_member_id/],
+      [[{ workspace_member_id: member, level: 'read-only' }, { workspace_member_id: member, level: 'full-access' }], /workspace_member_access\[1\].* twice/],
+    ];
+    for (const [access, message] of refusals) {
+      const refusedCreate = await t.http().post('/v2/lists').set(as()).send({ data: { name: 'Y', api_slug: 'refused_list', parent_object: 'people', workspace_member_access: access } }).expect(400);
+      expect(refusedCreate.body.message).toMatch(message);
+      const refusedPatch = await t.http().patch('/v2/lists/private_list').set(as()).send({ data: { name: 'Renamed', workspace_member_access: access } }).expect(400);
+      expect(refusedPatch.body.message).toMatch(message);
+    }
+    // Nothing of a refused write stays: no list, no rename, the grants unchanged.
+    await t.http().get('/v2/lists/refused_list').set(as()).expect(404);
+    const after = (await t.http().get('/v2/lists/private_list').set(as()).expect(200)).body.data;
+    expect([after.name, after.workspace_member_access]).toEqual(['Private', grants]);
+    // The database refuses a foreign member whatever the code path.
+    const list = after.id.list_id as string;
+    await expect(t.app.get(DataSource).query(
+      `INSERT INTO list_member_access (workspace_id, list_id, workspace_member_id, level, position) VALUES ($1, $2, $3, 'read-only', 9)`,
+      [ws.workspaceId, list, other.adminMemberId],
+    )).rejects.toThrow(/foreign key/);
+    await t.http().patch('/v2/lists/private_list').set(as()).send({ data: { workspace_member_access: [] } }).expect(200);
+    expect((await t.http().get('/v2/lists/private_list').set(as()).expect(200)).body.data.workspace_member_access).toEqual([]);
+  });
+
   it('has list attributes through the attribute endpoints, with statuses', async () => {
     await t.http().post('/v2/lists/pipeline/attributes').set(as())
       .send({ data: { title: 'Stage', api_slug: 'stage', type: 'status', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);

@@ -3,7 +3,7 @@ import { type Actor, ConflictError, newId, NotFoundError, ValidationError } from
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import type { ListOrmEntity } from '../infrastructure/orm-entities';
+import type { ListWithAccess } from '../infrastructure/list.repository';
 import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { assertSlug } from './object-catalog';
 
@@ -30,17 +30,17 @@ export class ListCatalog {
     private readonly outbox: EventOutbox,
   ) {}
 
-  list(workspaceId: string): Promise<ListOrmEntity[]> {
+  list(workspaceId: string): Promise<ListWithAccess[]> {
     return this.lists.listInWorkspace(workspaceId);
   }
 
-  async get(workspaceId: string, slugOrId: string): Promise<ListOrmEntity> {
+  async get(workspaceId: string, slugOrId: string): Promise<ListWithAccess> {
     const list = await this.lists.findBySlugOrId(workspaceId, slugOrId);
     if (!list) throw new NotFoundError(`List with slug/ID "${slugOrId}" not found.`);
     return list;
   }
 
-  async create(workspaceId: string, input: Required<Pick<ListInput, 'name' | 'apiSlug' | 'parentObject'>> & ListInput, actor: Actor): Promise<ListOrmEntity> {
+  async create(workspaceId: string, input: Required<Pick<ListInput, 'name' | 'apiSlug' | 'parentObject'>> & ListInput, actor: Actor): Promise<ListWithAccess> {
     assertSlug(input.apiSlug, 'data.api_slug');
     return this.transactions.run(async () => {
       const parent = await this.objects.findBySlugOrId(workspaceId, input.parentObject);
@@ -55,16 +55,16 @@ export class ListCatalog {
         name: input.name,
         parentObjectId: parent.id,
         workspaceAccess: input.workspaceAccess ?? 'full-access',
-        workspaceMemberAccess: input.workspaceMemberAccess ?? [],
         createdBy: actor,
         }),
       );
+      await this.grantMembers(workspaceId, id, input.workspaceMemberAccess ?? []);
       await this.outbox.record({ eventType: 'list.created', workspaceId, id: { workspace_id: workspaceId, list_id: id }, actor });
       return (await this.lists.findBySlugOrId(workspaceId, id))!;
     });
   }
 
-  async update(workspaceId: string, slugOrId: string, input: ListInput, actor: Actor): Promise<ListOrmEntity> {
+  async update(workspaceId: string, slugOrId: string, input: ListInput, actor: Actor): Promise<ListWithAccess> {
     return this.transactions.run(async () => {
       const list = await this.get(workspaceId, slugOrId);
       if (input.parentObject !== undefined) throw new ValidationError('data.parent_object cannot be changed.');
@@ -77,12 +77,27 @@ export class ListCatalog {
           apiSlug: input.apiSlug,
           name: input.name,
           workspaceAccess: input.workspaceAccess,
-          workspaceMemberAccess: input.workspaceMemberAccess,
         }),
       );
+      if (input.workspaceMemberAccess !== undefined) await this.grantMembers(workspaceId, list.id, input.workspaceMemberAccess);
       await this.outbox.record({ eventType: 'list.updated', workspaceId, id: { workspace_id: workspaceId, list_id: list.id }, actor });
       return (await this.lists.findBySlugOrId(workspaceId, list.id))!;
     });
+  }
+
+  /** Each grant must name a member of this workspace, once; the foreign keys hold it too. */
+  private async grantMembers(workspaceId: string, listId: string, grants: readonly MemberAccess[]): Promise<void> {
+    const field = (i: number) => `data.workspace_member_access[${i}].workspace_member_id`;
+    const seen = new Set<string>();
+    grants.forEach((grant, i) => {
+      if (seen.has(grant.workspace_member_id)) throw new ValidationError(`${field(i)} "${grant.workspace_member_id}" is granted access twice.`);
+      seen.add(grant.workspace_member_id);
+    });
+    const members = await this.lists.existingMembers(workspaceId, [...seen]);
+    grants.forEach((grant, i) => {
+      if (!members.has(grant.workspace_member_id)) throw new ValidationError(`${field(i)} "${grant.workspace_member_id}" is not a member of this workspace.`);
+    });
+    await this.lists.replaceMemberAccess(workspaceId, listId, grants);
   }
 }
 

@@ -6,6 +6,14 @@ import type { Attribute } from '../domain/attribute';
 import { attributesFromJson, containerAttributesJson } from './attribute.repository';
 import { ListOrmEntity } from './orm-entities';
 
+export interface MemberAccessRow {
+  readonly workspace_member_id: string;
+  readonly level: string;
+}
+
+/** A list with the members granted access to it (rows of `list_member_access`, in the order given). */
+export type ListWithAccess = ListOrmEntity & { readonly workspaceMemberAccess: MemberAccessRow[] };
+
 @Injectable()
 export class ListRepository {
   constructor(private readonly transactions: TransactionRunner) {}
@@ -14,12 +22,50 @@ export class ListRepository {
     return this.transactions.manager().getRepository(ListOrmEntity);
   }
 
-  listInWorkspace(workspaceId: string): Promise<ListOrmEntity[]> {
-    return this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', apiSlug: 'ASC' } });
+  async listInWorkspace(workspaceId: string): Promise<ListWithAccess[]> {
+    return this.withAccess(workspaceId, await this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', apiSlug: 'ASC' } }));
   }
 
-  findBySlugOrId(workspaceId: string, slugOrId: string): Promise<ListOrmEntity | null> {
-    return this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, id: slugOrId } : { workspaceId, apiSlug: slugOrId });
+  async findBySlugOrId(workspaceId: string, slugOrId: string): Promise<ListWithAccess | null> {
+    const list = await this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, id: slugOrId } : { workspaceId, apiSlug: slugOrId });
+    return list ? (await this.withAccess(workspaceId, [list]))[0] : null;
+  }
+
+  /** Which of `memberIds` are members of the workspace that may be granted access (not deleted). */
+  async existingMembers(workspaceId: string, memberIds: readonly string[]): Promise<Set<string>> {
+    if (memberIds.length === 0) return new Set();
+    const rows: Array<{ id: string }> = await this.transactions.manager().query(
+      `SELECT id FROM workspace_members WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND deleted_at IS NULL`,
+      [workspaceId, memberIds],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Replaces the members granted access to a list by `grants`, in their order. */
+  async replaceMemberAccess(workspaceId: string, listId: string, grants: readonly MemberAccessRow[]): Promise<void> {
+    const manager = this.transactions.manager();
+    await manager.query(`DELETE FROM list_member_access WHERE workspace_id = $1 AND list_id = $2`, [workspaceId, listId]);
+    if (grants.length === 0) return;
+    await manager.query(
+      `INSERT INTO list_member_access (workspace_id, list_id, workspace_member_id, level, position)
+       SELECT $1, $2, grant_row.member_id, grant_row.level, grant_row.position::int
+         FROM unnest($3::uuid[], $4::text[]) WITH ORDINALITY AS grant_row (member_id, level, position)`,
+      [workspaceId, listId, grants.map((g) => g.workspace_member_id), grants.map((g) => g.level)],
+    );
+  }
+
+  private async withAccess(workspaceId: string, lists: ListOrmEntity[]): Promise<ListWithAccess[]> {
+    if (lists.length === 0) return [];
+    const rows: Array<MemberAccessRow & { list_id: string }> = await this.transactions.manager().query(
+      `SELECT list_id, workspace_member_id, level FROM list_member_access
+        WHERE workspace_id = $1 AND list_id = ANY ($2::uuid[]) ORDER BY list_id, position`,
+      [workspaceId, lists.map((list) => list.id)],
+    );
+    return lists.map((list) =>
+      Object.assign(list, {
+        workspaceMemberAccess: rows.filter((row) => row.list_id === list.id).map(({ workspace_member_id, level }) => ({ workspace_member_id, level })),
+      }),
+    );
   }
 
   /**
@@ -47,7 +93,9 @@ export class ListRepository {
     await this.repo.insert(list as QueryDeepPartialEntity<ListOrmEntity>);
   }
 
-  async update(workspaceId: string, id: string, changes: Partial<Pick<ListOrmEntity, 'apiSlug' | 'name' | 'workspaceAccess' | 'workspaceMemberAccess'>>): Promise<void> {
-    await this.repo.update({ workspaceId, id }, changes as QueryDeepPartialEntity<ListOrmEntity>);
+  async update(workspaceId: string, id: string, changes: Partial<Pick<ListOrmEntity, 'apiSlug' | 'name' | 'workspaceAccess'>>): Promise<void> {
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    if (Object.keys(defined).length === 0) return;
+    await this.repo.update({ workspaceId, id }, defined as QueryDeepPartialEntity<ListOrmEntity>);
   }
 }

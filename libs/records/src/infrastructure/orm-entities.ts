@@ -68,7 +68,6 @@ export class ListOrmEntity {
   @Column('text') name!: string;
   @Column('uuid', { name: 'parent_object_id' }) parentObjectId!: string;
   @Column('text', { name: 'workspace_access', nullable: true }) workspaceAccess!: string | null;
-  @Column('jsonb', { name: 'workspace_member_access' }) workspaceMemberAccess!: Array<{ workspace_member_id: string; level: string }>;
   @Column('jsonb', { name: 'created_by' }) createdBy!: { type: string; id: string | null };
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import type { EntryView } from '../../application/entry-service';
-import type { ListOrmEntity } from '../../infrastructure/orm-entities';
+import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
 import { MAX_TITLE_LENGTH } from './requests';
 
@@ -80,7 +80,7 @@ export class ListListEnvelope {
   @ApiProperty({ type: [ListResponse] }) data!: ListResponse[];
 }
 
-export function toListResponse(list: ListOrmEntity, parentSlug: string): ListResponse {
+export function toListResponse(list: ListWithAccess, parentSlug: string): ListResponse {
   return {
     id: { workspace_id: list.workspaceId, list_id: list.id },
     api_slug: list.apiSlug,

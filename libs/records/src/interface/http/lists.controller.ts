@@ -7,7 +7,7 @@ import { EntryService } from '../../application/entry-service';
 import { ListCatalog } from '../../application/list-catalog';
 import { RecordService } from '../../application/record-service';
 import { ObjectRepository } from '../../infrastructure/object.repository';
-import type { ListOrmEntity } from '../../infrastructure/orm-entities';
+import type { ListWithAccess } from '../../infrastructure/list.repository';
 import {
   EntryCreateRequest,
   EntryEnvelope,
@@ -37,7 +37,7 @@ export class ListsController {
     private readonly objects: ObjectRepository,
   ) {}
 
-  private async present(list: ListOrmEntity) {
+  private async present(list: ListWithAccess) {
     return toListResponse(list, (await this.objects.findBySlugOrId(list.workspaceId, list.parentObjectId))?.apiSlug ?? list.parentObjectId);
   }
 
