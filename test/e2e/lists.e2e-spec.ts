@@ -160,4 +160,27 @@ describe('lists and entries', () => {
     await t.http().get(`/v2/lists/pipeline/entries/${entryId}`).set(as()).expect(404);
     expect(await events('list-entry.deleted')).toBe(1);
   });
+  it("deletes a record's entries with it, one list-entry.deleted each, and leaves other records' entries", async () => {
+    await t.http().post('/v2/lists').set(as()).send({ data: { name: 'Accounts', api_slug: 'accounts', parent_object: 'companies' } }).expect(200);
+    const doomed = (await t.http().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'Doomed', domains: ['doomed.com'] } } }).expect(200)).body.data.id.record_id as string;
+    const entryOf = async (list: string, parent: string) =>
+      (await t.http().post(`/v2/lists/${list}/entries`).set(as()).send({ data: { parent_record_id: parent, parent_object: 'companies' } }).expect(200)).body.data.id.entry_id as string;
+    const doomedEntries = [await entryOf('pipeline', doomed), await entryOf('pipeline', doomed), await entryOf('accounts', doomed)];
+    const kept = await entryOf('accounts', globex);
+    const before = await events('list-entry.deleted');
+    await t.http().delete(`/v2/objects/companies/records/${doomed}`).set(as()).expect(200);
+    for (const [list, entry] of [['pipeline', doomedEntries[0]], ['pipeline', doomedEntries[1]], ['accounts', doomedEntries[2]]]) {
+      await t.http().get(`/v2/lists/${list}/entries/${entry}`).set(as()).expect(404);
+    }
+    await t.http().get(`/v2/lists/accounts/entries/${kept}`).set(as()).expect(200);
+    expect(await events('list-entry.deleted')).toBe(before + 3);
+    const ids = (await t.app.get(DataSource).query(
+      `SELECT entity_id FROM event_outbox WHERE workspace_id = $1 AND event_type = 'list-entry.deleted' ORDER BY id DESC LIMIT 3`, [ws.workspaceId],
+    )) as Array<{ entity_id: { workspace_id: string; list_id: string; entry_id: string } }>;
+    expect(ids.map((row) => row.entity_id.entry_id).sort()).toEqual([...doomedEntries].sort());
+    expect(ids.every((row) => row.entity_id.workspace_id === ws.workspaceId && typeof row.entity_id.list_id === 'string')).toBe(true);
+    const refused = await t.http().delete(`/v2/objects/companies/records/${doomed}`).set(as()).expect(404);
+    expect(refused.body.code).toBe('not_found');
+    expect(await events('list-entry.deleted')).toBe(before + 3);
+  });
 });

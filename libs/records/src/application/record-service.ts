@@ -50,6 +50,17 @@ export class RecordService {
     await this.transactions.run(async () => {
       if (!(await this.store.lockRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
       for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
+      // A record's list entries go with it, each with its event, as the reference API does.
+      if (container.kind === 'object') {
+        for (const { entryId, listId } of await this.store.deleteEntriesOf(container.workspaceId, recordId)) {
+          await this.outbox.record({
+            eventType: CONTAINER_EVENTS.list.deleted,
+            workspaceId: container.workspaceId,
+            id: { workspace_id: container.workspaceId, list_id: listId, entry_id: entryId },
+            actor: who.actor,
+          });
+        }
+      }
       if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
       await this.store.closeReferencesTo(container.workspaceId, recordId);
       const events = CONTAINER_EVENTS[container.kind];

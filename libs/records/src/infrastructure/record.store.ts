@@ -260,6 +260,23 @@ export class RecordStore {
     return rows.length > 0;
   }
 
+  /**
+   * Deletes the list entries whose parent is `parentRecordId` (locked in id order first, as
+   * relationship writes lock) and answers each entry's id and list.
+   */
+  async deleteEntriesOf(workspaceId: string, parentRecordId: string): Promise<Array<{ entryId: string; listId: string }>> {
+    const rows = await this.query<Array<{ id: string; container_id: string }>>(
+      `WITH doomed AS (
+         SELECT id FROM records WHERE workspace_id = $1 AND parent_record_id = $2 ORDER BY id FOR UPDATE
+       ), deleted AS (
+         DELETE FROM records r USING doomed d WHERE r.workspace_id = $1 AND r.id = d.id RETURNING r.id, r.container_id
+       )
+       SELECT id, container_id FROM deleted ORDER BY id`,
+      [workspaceId, parentRecordId],
+    );
+    return rows.map((row) => ({ entryId: row.id, listId: row.container_id }));
+  }
+
   /** Current values of the records, optionally of some attributes only, in write order. */
   async currentValues(workspaceId: string, recordIds: readonly string[], attributeIds?: readonly string[]): Promise<ValueRowWithRecord[]> {
     if (recordIds.length === 0) return [];
