@@ -49,28 +49,30 @@ export class RecordService {
   async delete(who: WriteActor, container: Container, recordId: string): Promise<void> {
     await this.transactions.run(async () => {
       if (!(await this.store.lockRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
-      for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
-      // A record's list entries go with it, each with its event, as the reference API does.
+      // A record's list entries go with it, as the reference API does: each as an entry delete
+      // would go (its listeners, then its event).
       if (container.kind === 'object') {
-        for (const { entryId, listId } of await this.store.deleteEntriesOf(container.workspaceId, recordId)) {
-          await this.outbox.record({
-            eventType: CONTAINER_EVENTS.list.deleted,
-            workspaceId: container.workspaceId,
-            id: { workspace_id: container.workspaceId, list_id: listId, entry_id: entryId },
-            actor: who.actor,
-          });
+        for (const entry of await this.store.lockEntriesOf(container.workspaceId, recordId)) {
+          const list: Container = { kind: 'list', id: entry.listId, workspaceId: container.workspaceId, slug: entry.listSlug };
+          await this.deleteLocked(who, list, entry.entryId);
         }
       }
-      if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
-      await this.store.closeReferencesTo(container.workspaceId, recordId);
-      const events = CONTAINER_EVENTS[container.kind];
-      await this.outbox.record({
-        eventType: events.deleted,
-        workspaceId: container.workspaceId,
-        id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
-        actor: who.actor,
-        payload: containerEventPayload(container),
-      });
+      await this.deleteLocked(who, container, recordId);
+    });
+  }
+
+  /** Deletes a record its caller has locked, in the caller's transaction: listeners, the row, references to it, the event. */
+  private async deleteLocked(who: WriteActor, container: Container, recordId: string): Promise<void> {
+    for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
+    if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
+    await this.store.closeReferencesTo(container.workspaceId, recordId);
+    const events = CONTAINER_EVENTS[container.kind];
+    await this.outbox.record({
+      eventType: events.deleted,
+      workspaceId: container.workspaceId,
+      id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
+      actor: who.actor,
+      payload: containerEventPayload(container),
     });
   }
 

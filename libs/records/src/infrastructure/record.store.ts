@@ -260,21 +260,16 @@ export class RecordStore {
     return rows.length > 0;
   }
 
-  /**
-   * Deletes the list entries whose parent is `parentRecordId` (locked in id order first, as
-   * relationship writes lock) and answers each entry's id and list.
-   */
-  async deleteEntriesOf(workspaceId: string, parentRecordId: string): Promise<Array<{ entryId: string; listId: string }>> {
-    const rows = await this.query<Array<{ id: string; container_id: string }>>(
-      `WITH doomed AS (
-         SELECT id FROM records WHERE workspace_id = $1 AND parent_record_id = $2 ORDER BY id FOR UPDATE
-       ), deleted AS (
-         DELETE FROM records r USING doomed d WHERE r.workspace_id = $1 AND r.id = d.id RETURNING r.id, r.container_id
-       )
-       SELECT id, container_id FROM deleted ORDER BY id`,
+  /** Locks the list entries whose parent is `parentRecordId`, in id order (as relationship writes lock), with their lists. */
+  async lockEntriesOf(workspaceId: string, parentRecordId: string): Promise<Array<{ entryId: string; listId: string; listSlug: string }>> {
+    const rows = await this.query<Array<{ id: string; list_id: string; list_slug: string }>>(
+      `SELECT r.id, r.container_id AS list_id, l.api_slug AS list_slug
+         FROM records r JOIN lists l ON l.workspace_id = r.workspace_id AND l.id = r.container_id
+        WHERE r.workspace_id = $1 AND r.parent_record_id = $2
+        ORDER BY r.id FOR UPDATE OF r`,
       [workspaceId, parentRecordId],
     );
-    return rows.map((row) => ({ entryId: row.id, listId: row.container_id }));
+    return rows.map((row) => ({ entryId: row.id, listId: row.list_id, listSlug: row.list_slug }));
   }
 
   /** Current values of the records, optionally of some attributes only, in write order. */
