@@ -10,6 +10,7 @@ import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { NotesModule } from '@workbase/notes';
 import { SqlModule } from '@workbase/sql';
+import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
@@ -45,6 +46,7 @@ export class AppModule {
         ActivitiesModule,
         MeetingsModule,
         NotesModule,
+        TasksModule,
         SqlModule,
         OAuthModule,
         WebhooksModule,
