@@ -9,6 +9,7 @@ import { ScimModule } from '@workbase/scim';
 import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { NotesModule } from '@workbase/notes';
+import { CommentsModule } from '@workbase/comments';
 import { SqlModule } from '@workbase/sql';
 import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
@@ -47,6 +48,7 @@ export class AppModule {
         MeetingsModule,
         NotesModule,
         TasksModule,
+        CommentsModule,
         SqlModule,
         OAuthModule,
         WebhooksModule,
