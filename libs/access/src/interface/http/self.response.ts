@@ -9,7 +9,7 @@ export class SelfResponse {
   @ApiPropertyOptional({ description: 'Issue time, seconds since the epoch' }) iat?: number;
   @ApiPropertyOptional({ description: 'The workspace id' }) sub?: string;
   @ApiPropertyOptional({ description: 'Equals client_id' }) aud?: string;
-  @ApiPropertyOptional({ description: 'The issuer, from TOKEN_ISSUER (default: the host of BASE_URL)' }) iss?: string;
+  @ApiPropertyOptional({ example: 'https://api.example.com', description: 'The issuer: BASE_URL, as the OAuth metadata `issuer`' }) iss?: string;
   @ApiPropertyOptional() authorized_by_workspace_member_id?: string;
   @ApiPropertyOptional() workspace_id?: string;
   @ApiPropertyOptional() workspace_name?: string;
