@@ -23,6 +23,23 @@ const CANDIDATES = 500;
 
 const PHONE_LIKE = /^[\d\s+\-().]+$/;
 
+/**
+ * The words of a query that probe the trigram index (each a substring of the query, so a value
+ * holding the query holds them all; strpos then checks the whole query). Every trigram of a
+ * pattern costs a posting list, and the parts most values share cost the most and filter the
+ * least: an email's domain (`@example.com`) and a domain's last label (`.com`) are left out.
+ * At most the three longest words of three characters or more; none: no substring search.
+ */
+export function trigramProbes(q: string): string[] {
+  let text = q;
+  const at = text.lastIndexOf('@');
+  if (at > 0) text = text.slice(0, at);
+  else if (/\.[^.\s]+$/.test(text) && text.indexOf('.') > 0) text = text.slice(0, text.lastIndexOf('.'));
+  const words = text.split(/[\s@.,;:/\\+\-_()]+/).filter((word) => [...word].length >= 3);
+  if (words.length === 0) return [...q].length >= 3 && !/[\s@.,;:/\\+\-_()]/.test(q) ? [q] : [];
+  return [...new Set(words)].sort((a, b) => [...b].length - [...a].length).slice(0, 3);
+}
+
 /** `LIKE` metacharacters taken literally. */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -45,28 +62,39 @@ export class RecordSearchStore {
   async search(workspaceId: string, attributes: readonly SearchAttribute[], query: string, limit: number): Promise<SearchHit[]> {
     const q = query.trim().toLowerCase();
     if (attributes.length === 0 || q === '') return [];
-    const params: unknown[] = [workspaceId, attributes.map((a) => a.id), q];
+    const params: unknown[] = [workspaceId, attributes.map((a) => a.id), q, limit];
     const param = (value: unknown) => `$${params.push(value)}`;
+    const columns = 'SELECT record_id, attribute_id, lower(value_text) AS t FROM record_values';
     const scope = `workspace_id = $1 AND attribute_id = ANY ($2::uuid[]) AND active_until IS NULL AND value_text IS NOT NULL`;
-    const branches = [`(SELECT record_id, attribute_id, lower(value_text) AS t FROM record_values WHERE ${scope} AND lower(value_text) LIKE ${param(`${escapeLike(q)}%`)} LIMIT ${CANDIDATES})`];
-    if ([...q].length >= 3) {
-      branches.push(`(SELECT record_id, attribute_id, lower(value_text) AS t FROM record_values WHERE ${scope} AND lower(value_text) LIKE ${param(`%${escapeLike(q)}%`)} LIMIT ${CANDIDATES})`);
+    // Substring branches run only when the prefix matches (which always rank higher) leave the
+    // page short: a pseudo-constant condition PostgreSQL checks once, before scanning.
+    const pageShort = `(SELECT count(DISTINCT record_id) FROM prefix) < $4`;
+    const ctes = [`prefix AS MATERIALIZED (${columns} WHERE ${scope} AND lower(value_text) LIKE ${param(`${escapeLike(q)}%`)} LIMIT ${CANDIDATES})`];
+    const branches = ['SELECT * FROM prefix'];
+    const probes = trigramProbes(q);
+    if (probes.length > 0) {
+      const likes = probes.map((probe) => `lower(value_text) LIKE ${param(`%${escapeLike(probe)}%`)}`).join(' AND ');
+      ctes.push(`infix AS (${columns} WHERE ${pageShort} AND ${scope} AND ${likes} AND strpos(lower(value_text), $3) > 0 LIMIT ${CANDIDATES})`);
+      branches.push('SELECT * FROM infix');
     }
     // A query that looks like a phone number (digits and + - ( ) . spaces) also matches phone
     // numbers on its digits, whatever the punctuation: `415 555-0123` finds `+14155550123`.
+    // The index is probed with the last six digits (the most varied); strpos checks them all.
     const digits = q.replace(/\D/g, '');
     const phones = attributes.filter((a) => a.kind === 'phone').map((a) => a.id);
     if (PHONE_LIKE.test(q) && digits.length >= 3 && digits !== q && phones.length > 0) {
-      branches.push(
-        `(SELECT record_id, attribute_id, lower(value_text) AS t FROM record_values
-           WHERE workspace_id = $1 AND attribute_id = ANY (${param(phones)}::uuid[]) AND active_until IS NULL AND value_text IS NOT NULL
-             AND lower(value_text) LIKE ${param(`%${digits}%`)} LIMIT ${CANDIDATES})`,
+      const digitsParam = param(digits);
+      ctes.push(
+        `phone AS (${columns} WHERE ${pageShort} AND workspace_id = $1 AND attribute_id = ANY (${param(phones)}::uuid[]) AND active_until IS NULL AND value_text IS NOT NULL
+           AND lower(value_text) LIKE ${param(`%${digits.slice(-6)}%`)} AND strpos(value_text, ${digitsParam}) > 0 LIMIT ${CANDIDATES})`,
       );
+      branches.push('SELECT * FROM phone');
     }
     const weights = param(attributes.map((a) => a.id));
     const kinds = param(attributes.map((a) => KIND_WEIGHT[a.kind]));
     const rows = await this.transactions.manager().query(
-      `WITH hits AS (${branches.join(' UNION ')}),
+      `WITH ${ctes.join(',\n')},
+            hits AS (${branches.join(' UNION ')}),
             scored AS (
               SELECT h.record_id, h.attribute_id, length(h.t) AS len,
                      CASE WHEN h.t = $3 THEN 100
@@ -79,7 +107,7 @@ export class RecordSearchStore {
             best AS (
               SELECT DISTINCT ON (record_id) record_id, attribute_id, score, len FROM scored ORDER BY record_id, score DESC, len
             )
-       SELECT record_id, attribute_id FROM best ORDER BY score DESC, len, record_id LIMIT ${param(limit)}`,
+       SELECT record_id, attribute_id FROM best ORDER BY score DESC, len, record_id LIMIT $4`,
       params,
     );
     return (rows as Array<{ record_id: string; attribute_id: string }>).map((row) => ({ recordId: row.record_id, attributeId: row.attribute_id }));
