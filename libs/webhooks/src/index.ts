@@ -11,3 +11,4 @@ export {
 } from './domain/event-types';
 export { type SubscriptionFilter, type FilterCondition } from './domain/subscription-filter';
 export { type WebhookStatus } from './domain/webhook';
+export { TargetValidator } from './application/target-validator';
