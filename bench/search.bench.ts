@@ -21,7 +21,7 @@
  *   npm run bench:search                         (embedded PostgreSQL; or DATABASE_URL)
  *   BENCH_PEOPLE=2000 BENCH_ROUNDS=3 BENCH_NO_WRITE=1 npm run bench:search     (smoke)
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import type { TransactionRunner } from '@workbase/shared/persistence';
@@ -158,6 +158,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
   ];
   const rows: string[] = [];
   const table: string[][] = [];
+  const loadBefore = loadavg()[0];
   for (const [label, query] of queries) {
     const viaApi = await sequentialLatency(ROUNDS, async () => {
       const res = await call<{ data: unknown[] }>('POST', '/v2/objects/records/search', { query, objects: ['people', 'companies'], limit: 25, request_as: { type: 'workspace' } });
@@ -173,7 +174,8 @@ async function run(bench: BenchEnvironment, pool: Pool) {
     `## Record search (${new Date().toISOString().slice(0, 10)}, bench/search.bench.ts)`,
     '',
     `${PEOPLE.toLocaleString('en-US')} people (personal name, email, phone) and ${Math.floor(PEOPLE / 100).toLocaleString('en-US')} companies (name, domain); ` +
-      `objects people + companies, limit 25; ${ROUNDS} sequential requests per query after a warm-up; ${cpus().length} cores shared with other work (noisy: compare the ratio). ` +
+      `objects people + companies, limit 25; ${ROUNDS} sequential requests per query after a warm-up; ${cpus().length} cores shared with other work (noisy: compare the ratio; ` +
+      `1-minute load average ${loadBefore.toFixed(1)} before the timed part, ${loadavg()[0].toFixed(1)} after). ` +
       '"direct" is the search store\'s own statement through a bare `pg` pool.',
     '',
     '| query | text | results | API p50 / p95 ms | direct p50 / p95 ms | API / direct (p50) |',

@@ -46,15 +46,16 @@ export class RecordSearch {
 
   async search(workspaceId: string, request: { query: string; objects: readonly string[]; limit: number; requestAs: SearchRequester }): Promise<SearchResult[]> {
     await this.checkRequester(workspaceId, request.requestAs);
+    // Looked up side by side (reads outside a transaction, each on its own connection).
+    const settled = await Promise.allSettled(request.objects.map((object) => this.containers.objectWithAttributes(workspaceId, object)));
     const objects: Array<{ container: Container; attributes: Attribute[] }> = [];
-    for (const [i, object] of request.objects.entries()) {
-      try {
-        const resolved = await this.containers.objectWithAttributes(workspaceId, object);
-        if (!objects.some((o) => o.container.id === resolved.container.id)) objects.push(resolved);
-      } catch (error) {
-        if (error instanceof NotFoundError) throw valueNotFound(`objects[${i}]`, `object with slug/ID "${object}" not found.`);
-        throw error;
+    for (const [i, outcome] of settled.entries()) {
+      if (outcome.status === 'rejected') {
+        // The first unknown object in the body's order is the one reported.
+        if (outcome.reason instanceof NotFoundError) throw valueNotFound(`objects[${i}]`, `object with slug/ID "${request.objects[i]}" not found.`);
+        throw outcome.reason;
       }
+      if (!objects.some((o) => o.container.id === outcome.value.container.id)) objects.push(outcome.value);
     }
     const searchable: SearchAttribute[] = [];
     const objectOfAttribute = new Map<string, { container: Container; attributes: Attribute[] }>();
