@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   let bare: { server: Server; url: string } | undefined;
   try {
     const serviceUrl = `${bench.baseUrl}/v2/self`;
-    bare = await listen(bareServer(pool, bench.config.tokenIssuer));
+    bare = await listen(bareServer(pool, bench.config.baseUrl));
 
     // Both must answer the same body, or the comparison means nothing.
     const [fromService, fromBare] = await Promise.all([serviceUrl, bare.url].map(async (u) => (await fetch(u, { headers: { Authorization: `Bearer ${bench.token}` } })).json()));

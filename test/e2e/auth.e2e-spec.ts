@@ -104,7 +104,7 @@ describe('authentication and scopes', () => {
         iat: expect.any(Number),
         sub: acme.workspaceId,
         aud: res.body.client_id,
-        iss: 'localhost:3000',
+        iss: 'http://localhost:3000',
         authorized_by_workspace_member_id: acme.adminMemberId,
         workspace_id: acme.workspaceId,
         workspace_name: 'Workspace acme',

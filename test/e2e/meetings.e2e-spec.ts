@@ -69,6 +69,7 @@ describe('meetings', () => {
           { object_slug: 'people', object_id: expect.any(String), record_id: personId },
           { object_slug: 'people', object_id: expect.any(String), record_id: expect.any(String) },
         ],
+        external_ref: null,
         created_at: expect.any(String),
         created_by_actor: { type: 'api-token', id: expect.any(String) },
       });

@@ -9,7 +9,9 @@ import { ScimModule } from '@workbase/scim';
 import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { NotesModule } from '@workbase/notes';
+import { CommentsModule } from '@workbase/comments';
 import { SqlModule } from '@workbase/sql';
+import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
@@ -45,6 +47,8 @@ export class AppModule {
         ActivitiesModule,
         MeetingsModule,
         NotesModule,
+        TasksModule,
+        CommentsModule,
         SqlModule,
         OAuthModule,
         WebhooksModule,

@@ -1,19 +1,20 @@
 import { Global, Module } from '@nestjs/common';
+import { CommentsModule, DeleteRecordCommentsListener } from '@workbase/comments';
 import { DeleteRecordNotesListener, NotesModule } from '@workbase/notes';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from '@workbase/records';
 
 /**
  * What other contexts do when the record engine deletes records (notes delete their notes and
- * record `note.deleted`), in the order listed; the engine calls these inside its deleting
+ * record `note.deleted`, comments their threads and `comment.deleted`), in the order listed; the engine calls these inside its deleting
  * transaction. The engine cannot import the contexts that depend on it, so they meet here.
  */
 @Global()
 @Module({
-  imports: [NotesModule],
+  imports: [NotesModule, CommentsModule],
   providers: [
     {
       provide: RECORD_DELETION_LISTENERS,
-      inject: [DeleteRecordNotesListener],
+      inject: [DeleteRecordNotesListener, DeleteRecordCommentsListener],
       useFactory: (...listeners: RecordDeletionListener[]) => listeners,
     },
   ],

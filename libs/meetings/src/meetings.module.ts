@@ -2,21 +2,29 @@ import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { CursorCodec } from '@workbase/shared/http';
+import { TargetValidator } from '@workbase/webhooks';
+import { CallRecordings } from './application/call-recordings';
+import { CallRecordingRepository } from './infrastructure/call-recording.repository';
+import { CallRecordingsController } from './interface/http/call-recordings.controller';
 import { CreateMeetingUseCase } from './application/create-meeting.use-case';
 import { MeetingDirectory } from './application/meeting-directory';
 import { MeetingQueries } from './application/meeting.queries';
 import { MeetingRepository } from './infrastructure/meeting.repository';
 import { MeetingsController } from './interface/http/meetings.controller';
 
-/** Meetings: create (never de-duplicating), get, and the cursor-paginated list. */
+/** Meetings: create (never de-duplicating), get, the cursor-paginated list, and call recordings with transcripts. */
 @Module({
   imports: [RecordsModule],
-  controllers: [MeetingsController],
+  controllers: [MeetingsController, CallRecordingsController],
   providers: [
     MeetingRepository,
     CreateMeetingUseCase,
     MeetingQueries,
     MeetingDirectory,
+    CallRecordingRepository,
+    CallRecordings,
+    // The webhooks context's check of target URLs, applied to video URLs.
+    TargetValidator,
     { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
   ],
   exports: [MeetingDirectory],

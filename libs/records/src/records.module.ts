@@ -26,6 +26,10 @@ import { AttributePresenter } from './interface/http/attribute-presenter';
 import { type ContainerLookup, createAttributesController } from './interface/http/attributes.controller';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
 import { ObjectsController } from './interface/http/objects.controller';
+import { RecordSearch } from './application/record-search';
+import { RecordEntriesStore } from './infrastructure/record-entries.store';
+import { RecordSearchStore } from './infrastructure/record-search.store';
+import { RecordLinksController } from './interface/http/record-links.controller';
 
 @Injectable()
 export class ListContainerLookup implements ContainerLookup {
@@ -90,8 +94,8 @@ const engine = [
 /** The record engine: objects, attributes of every container, records and their values. */
 @Module({
   imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES)],
-  controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController],
-  providers: [...engine, ObjectContainerLookup, ListContainerLookup],
+  controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
+  providers: [...engine, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchStore, RecordEntriesStore],
   exports: engine,
 })
 export class RecordsModule {}

@@ -65,7 +65,8 @@ export class TokenIntrospectionQuery implements AccessTokenVerifier {
       iat: seconds(grant.issued_at),
       sub: grant.workspace_id,
       aud: clientId,
-      iss: this.config.tokenIssuer,
+      // One issuer everywhere: the OAuth metadata's `issuer` is BASE_URL too.
+      iss: this.config.baseUrl,
       authorized_by_workspace_member_id: grant.reported_member_id,
       workspace_id: grant.workspace_id,
       workspace_name: grant.workspace_name,

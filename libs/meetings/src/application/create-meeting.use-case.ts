@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AttributeRepository, ContainerResolver, ObjectRepository, RecordAssert, RecordStore, type WriteActor } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { type Meeting, normaliseEmail, type ParticipantStatus } from '../domain/meeting';
+import { type ExternalRef, type Meeting, normaliseEmail, type ParticipantStatus } from '../domain/meeting';
 import { type MeetingBoundInput, parseMeetingTimes } from '../domain/meeting-time';
 import { companyDomain, personalName } from '../domain/participant-person';
 import { MeetingRepository } from '../infrastructure/meeting.repository';
@@ -19,6 +19,8 @@ export interface CreateMeetingCommand {
   readonly end: MeetingBoundInput;
   readonly participants: ReadonlyArray<{ emailAddress?: string | null; name?: string | null; status: ParticipantStatus; isOrganizer: boolean }>;
   readonly linkedRecords: ReadonlyArray<{ object: string; recordId: string }>;
+  /** Stored and returned as given; never matched (POST always creates). */
+  readonly externalRef?: ExternalRef | null;
 }
 
 /**
@@ -78,6 +80,7 @@ export class CreateMeetingUseCase {
           personRecordId: p.email ? (people.get(p.email)?.recordId ?? null) : null,
         })),
         linkedRecords: linked,
+        externalRef: cmd.externalRef ?? null,
         createdBy: cmd.actor,
       });
     });

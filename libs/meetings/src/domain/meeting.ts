@@ -19,6 +19,17 @@ export interface LinkedRecord {
   readonly recordId: string;
 }
 
+/**
+ * Where a meeting came from in the client's calendar (reference API `external_ref`): kept and
+ * returned as given, never used to find or match a meeting (POST always creates).
+ */
+export interface ExternalRef {
+  readonly ical_uid: string;
+  readonly provider: string;
+  readonly is_recurring?: boolean;
+  readonly original_start_time?: string;
+}
+
 /** A meeting as stored and read back. */
 export interface Meeting {
   readonly workspaceId: string;
@@ -28,6 +39,7 @@ export interface Meeting {
   readonly times: MeetingTimes;
   readonly participants: readonly Participant[];
   readonly linkedRecords: readonly LinkedRecord[];
+  readonly externalRef: ExternalRef | null;
   readonly createdAt: Date;
   readonly createdBy: Actor;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { LinkedRecord, Meeting, Participant, ParticipantStatus } from '../domain/meeting';
+import type { ExternalRef, LinkedRecord, Meeting, Participant, ParticipantStatus } from '../domain/meeting';
 import type { MeetingTimes } from '../domain/meeting-time';
 
 /** A page request of the meetings list, already validated. */
@@ -36,11 +36,12 @@ interface RawMeeting {
   end_date: string | null;
   created_at: Date;
   created_by: Actor;
+  external_ref: ExternalRef | null;
   sort_key?: string;
 }
 
 const COLUMNS = `m.id, m.title, m.description, m.is_all_day, m.start_at, m.end_at, m.start_timezone, m.end_timezone,
-  to_char(m.start_date, 'YYYY-MM-DD') AS start_date, to_char(m.end_date, 'YYYY-MM-DD') AS end_date, m.created_at, m.created_by`;
+  to_char(m.start_date, 'YYYY-MM-DD') AS start_date, to_char(m.end_date, 'YYYY-MM-DD') AS end_date, m.created_at, m.created_by, m.external_ref`;
 
 /**
  * An all-day meeting shifts by at most this much from its UTC key under another zone: today's
@@ -67,8 +68,8 @@ export class MeetingRepository {
     const startKey = t.isAllDay ? `${t.startDate}T00:00:00Z` : t.startAt.toISOString();
     const endKey = t.isAllDay ? `${t.endDate}T00:00:00Z` : t.endAt.toISOString();
     await this.query(
-      `INSERT INTO meetings (workspace_id, id, title, description, is_all_day, start_at, end_at, start_timezone, end_timezone, start_date, end_date, start_key, end_key, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      `INSERT INTO meetings (workspace_id, id, title, description, is_all_day, start_at, end_at, start_timezone, end_timezone, start_date, end_date, start_key, end_key, created_by, external_ref)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         meeting.workspaceId,
         meeting.id,
@@ -84,6 +85,7 @@ export class MeetingRepository {
         startKey,
         endKey,
         JSON.stringify(meeting.createdBy),
+        meeting.externalRef ? JSON.stringify(meeting.externalRef) : null,
       ],
     );
     if (meeting.participants.length > 0) {
@@ -224,6 +226,7 @@ export class MeetingRepository {
       times: toTimes(row),
       participants: participantsOf.get(row.id) ?? [],
       linkedRecords: linkedOf.get(row.id) ?? [],
+      externalRef: row.external_ref,
       createdAt: row.created_at,
       createdBy: row.created_by,
     }));

@@ -24,9 +24,6 @@ class EnvironmentVariables {
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
   BASE_URL?: string;
 
-  @IsOptional() @IsString()
-  TOKEN_ISSUER?: string;
-
   @IsOptional() @Transform(toBool) @IsBoolean()
   RATE_LIMIT_ENABLED?: boolean;
 
@@ -144,8 +141,8 @@ export interface AppConfig {
   readonly port: number;
   readonly databaseUrl: string | null;
   readonly dataDir: string;
+  /** The service's public URL, and its one issuer: OAuth metadata `issuer`, `iss` of /v2/self and introspection. */
   readonly baseUrl: string;
-  readonly tokenIssuer: string;
   readonly rateLimit: {
     readonly enabled: boolean;
     /** Where counters live: `postgres` (shared by every process, the default) or `memory` (per process). */
@@ -226,7 +223,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: parsed.DATABASE_URL || null,
     dataDir: parsed.DATA_DIR ?? '.data',
     baseUrl,
-    tokenIssuer: parsed.TOKEN_ISSUER ?? new URL(baseUrl).host,
     rateLimit: {
       enabled: parsed.RATE_LIMIT_ENABLED ?? true,
       store: parsed.RATE_LIMIT_STORE ?? 'postgres',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { grants, SCOPES, type Scope } from '@workbase/shared/kernel';
+import { fixedRelation } from '../domain/fixed-relations';
 import { SqlStatementError, tableForbidden } from '../domain/sql-errors';
 import { analyzeStatement, displayTable, GENERATED_PREFIX, loadSqlParser, quoteIdent } from '../domain/statement-analyzer';
 import { type DataSchema, INFORMATION_SCHEMA, isDataSchema, type SqlTable, tableKey, type TableRef } from '../domain/sql-table';
@@ -34,8 +35,9 @@ export class SqlQueryService {
     await loadSqlParser();
     const statement = analyzeStatement(sql);
     for (const ref of statement.tables) {
-      if (!isDataSchema(ref.schema)) continue;
-      const missing = SCHEMA_SCOPES[ref.schema].filter((scope) => !grants(caller.scopes, scope));
+      const fixed = fixedRelation(ref.schema, ref.name);
+      if (!isDataSchema(ref.schema) && !fixed) continue;
+      const missing = (fixed ? fixed.scopes : SCHEMA_SCOPES[ref.schema as DataSchema]).filter((scope) => !grants(caller.scopes, scope));
       if (missing.length > 0) throw tableForbidden(displayTable(ref), missing);
     }
     const dataRefs = statement.tables.filter((ref): ref is TableRef & { schema: DataSchema } => isDataSchema(ref.schema));
@@ -60,10 +62,13 @@ export class SqlQueryService {
         const name = `${GENERATED_PREFIX}t${index + 1}`;
         const { ref } = occurrence;
         displayNames.set(name, displayTable(ref));
+        const fixed = fixedRelation(ref.schema, ref.name);
         const body =
           ref.schema === INFORMATION_SCHEMA
             ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, params)
-            : tableRelationSql(byKey.get(tableKey(ref))!, params, schema, { columns: columnUse.all ? null : columnUse.names, filters: occurrence.filters });
+            : fixed
+              ? fixed.sql((table) => `${quoteIdent(schema)}.${quoteIdent(table)}`)
+              : tableRelationSql(byKey.get(tableKey(ref))!, params, schema, { columns: columnUse.all ? null : columnUse.names, filters: occurrence.filters });
         relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
       });
       const text = statement.render((index) => `${GENERATED_PREFIX}t${index + 1}`);

@@ -3,6 +3,8 @@
  * and activity (`activities.<slug>`) of the caller's workspace, plus a virtual
  * `information_schema.tables` / `information_schema.columns` that list only those.
  */
+import type { FixedSchema } from './fixed-relations';
+
 export const DATA_SCHEMAS = ['objects', 'lists', 'activities'] as const;
 export type DataSchema = (typeof DATA_SCHEMAS)[number];
 
@@ -10,7 +12,7 @@ export const INFORMATION_SCHEMA = 'information_schema';
 export const INFORMATION_SCHEMA_TABLES = ['tables', 'columns'] as const;
 export type InformationSchemaTable = (typeof INFORMATION_SCHEMA_TABLES)[number];
 
-export type TableSchema = DataSchema | typeof INFORMATION_SCHEMA;
+export type TableSchema = DataSchema | typeof INFORMATION_SCHEMA | FixedSchema;
 
 export function isDataSchema(value: string): value is DataSchema {
   return (DATA_SCHEMAS as readonly string[]).includes(value);

@@ -1,6 +1,7 @@
 import { deparseSync, loadModule, parseSync } from 'pgsql-parser';
 import { ALLOWED_CAST_TYPES, ALLOWED_FUNCTIONS, ALLOWED_SQL_VALUE_FUNCTIONS, OPERATOR_PATTERN } from './allow-list';
 import { SqlStatementError } from './sql-errors';
+import { FIXED_SCHEMAS, fixedRelation, isFixedSchema } from './fixed-relations';
 import { DATA_SCHEMAS, INFORMATION_SCHEMA, INFORMATION_SCHEMA_TABLES, isDataSchema, type TableRef, tableKey } from './sql-table';
 
 /** Longest statement accepted, in characters. */
@@ -497,8 +498,11 @@ class Walker {
         fail(`Table "${schema}.${relname}" is not available; information_schema offers ${INFORMATION_SCHEMA_TABLES.join(' and ')}.`);
       }
       ref = { schema, name: relname };
+    } else if (isFixedSchema(schema)) {
+      if (!fixedRelation(schema, relname)) fail(`Table "${schema}.${relname}" does not exist.`);
+      ref = { schema, name: relname };
     } else {
-      fail(`Schema "${schema}" is not available (table "${schema}.${relname}"); tables live in the schemas ${DATA_SCHEMAS.join(', ')} and information_schema.`);
+      fail(`Schema "${schema}" is not available (table "${schema}.${relname}"); tables live in the schemas ${[...DATA_SCHEMAS, ...FIXED_SCHEMAS].join(', ')} and information_schema.`);
     }
     const key = tableKey(ref);
     if (!this.tables.has(key)) this.tables.set(key, ref);
@@ -529,7 +533,7 @@ class Walker {
       if (fields.length === 1 && isObject(fields[0]) && isObject(fields[0].String)) this.bareNames.add(String(fields[0].String.sval));
     }
     const first = isObject(fields[0]) && isObject(fields[0].String) ? fields[0].String.sval : undefined;
-    if (!this.verify && fields.length === 3 && typeof first === 'string' && (isDataSchema(first) || first === INFORMATION_SCHEMA)) fields.shift();
+    if (!this.verify && fields.length === 3 && typeof first === 'string' && (isDataSchema(first) || first === INFORMATION_SCHEMA || isFixedSchema(first))) fields.shift();
     if (fields.length > 2) {
       const text = fields.map((f) => (isObject(f) && isObject(f.String) ? String(f.String.sval) : '*')).join('.');
       fail(`Column reference "${text}" is not supported: qualify columns with a table name or alias only.`);

@@ -9,7 +9,7 @@ export class SelfResponse {
   @ApiPropertyOptional({ description: 'Issue time, seconds since the epoch' }) iat?: number;
   @ApiPropertyOptional({ description: 'The workspace id' }) sub?: string;
   @ApiPropertyOptional({ description: 'Equals client_id' }) aud?: string;
-  @ApiPropertyOptional({ description: 'The issuer, from TOKEN_ISSUER (default: the host of BASE_URL)' }) iss?: string;
+  @ApiPropertyOptional({ example: 'https://api.example.com', description: 'The issuer: BASE_URL, as the OAuth metadata `issuer`' }) iss?: string;
   @ApiPropertyOptional({
     description:
       'The member who granted the token (OAuth). For a workspace API token (a service token of the workspace, CLI `token:create`), which no member granted, the workspace\'s longest-standing active admin (else its first member) at the time of the call: the reference API types this field as a member id. The token does not depend on that member.',

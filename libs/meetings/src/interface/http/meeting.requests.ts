@@ -78,6 +78,32 @@ export class LinkedRecordInput {
   record_id!: string;
 }
 
+export class ExternalRefInput {
+  @ApiProperty({ example: '040000008200E00074C5B7101A82E008', description: "The event's iCalendar UID" })
+  @NoNulCharacters()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1000)
+  ical_uid!: string;
+
+  @ApiProperty({ example: 'google', description: 'The calendar provider, e.g. `google` or `microsoft`' })
+  @NoNulCharacters()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  provider!: string;
+
+  @ApiPropertyOptional({ description: 'Whether the event is an occurrence of a recurring series' })
+  @IsOptional()
+  @IsBoolean()
+  is_recurring?: boolean;
+
+  @ApiPropertyOptional({ example: '2026-03-02T15:00:00Z', description: 'Start of the occurrence in its series (ISO 8601 with offset)' })
+  @IsOptional()
+  @IsString()
+  original_start_time?: string;
+}
+
 export class MeetingCreateData {
   @ApiProperty({ example: 'Quarterly review' })
   @NoNulCharacters()
@@ -125,6 +151,18 @@ export class MeetingCreateData {
   @ValidateNested({ each: true })
   @Type(() => LinkedRecordInput)
   linked_records?: LinkedRecordInput[];
+
+  @ApiPropertyOptional({
+    type: ExternalRefInput,
+    nullable: true,
+    description: "The event's reference in the client's calendar; stored and returned, never matched (POST always creates)",
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ExternalRefInput)
+  external_ref?: ExternalRefInput | null;
 }
 
 export class MeetingCreateRequest {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Meeting } from '../../domain/meeting';
+import type { ExternalRef, Meeting } from '../../domain/meeting';
 
 class MeetingId {
   @ApiProperty() workspace_id!: string;
@@ -25,6 +25,13 @@ class LinkedRecordResponse {
   @ApiProperty() record_id!: string;
 }
 
+class ExternalRefResponse {
+  @ApiProperty() ical_uid!: string;
+  @ApiProperty() provider!: string;
+  @ApiProperty({ required: false }) is_recurring?: boolean;
+  @ApiProperty({ required: false }) original_start_time?: string;
+}
+
 class ActorResponse {
   @ApiProperty({ example: 'api-token' }) type!: string;
   @ApiProperty({ type: String, nullable: true }) id!: string | null;
@@ -39,6 +46,7 @@ export class MeetingResponse {
   @ApiProperty({ type: MeetingBound }) end!: MeetingBound;
   @ApiProperty({ type: [ParticipantResponse] }) participants!: ParticipantResponse[];
   @ApiProperty({ type: [LinkedRecordResponse] }) linked_records!: LinkedRecordResponse[];
+  @ApiProperty({ type: ExternalRefResponse, nullable: true, description: 'As given on create, or null' }) external_ref!: ExternalRefResponse | null;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: ActorResponse }) created_by_actor!: ActorResponse;
 }
@@ -67,7 +75,17 @@ export function toMeetingResponse(meeting: Meeting): MeetingResponse {
     end: t.isAllDay ? { date: t.endDate } : { datetime: t.endAt.toISOString(), timezone: t.endTimezone },
     participants: meeting.participants.map((p) => ({ status: p.status, is_organizer: p.isOrganizer, email_address: p.emailAddress, name: p.name })),
     linked_records: meeting.linkedRecords.map((l) => ({ object_slug: l.objectSlug, object_id: l.objectId, record_id: l.recordId })),
+    external_ref: meeting.externalRef ? externalRefResponse(meeting.externalRef) : null,
     created_at: meeting.createdAt.toISOString(),
     created_by_actor: { type: meeting.createdBy.type, id: meeting.createdBy.id },
+  };
+}
+
+function externalRefResponse(ref: ExternalRef): ExternalRefResponse {
+  return {
+    ical_uid: ref.ical_uid,
+    provider: ref.provider,
+    ...(ref.is_recurring === undefined ? {} : { is_recurring: ref.is_recurring }),
+    ...(ref.original_start_time === undefined ? {} : { original_start_time: ref.original_start_time }),
   };
 }

@@ -84,7 +84,7 @@ export class MeetingsController {
   @ApiOperation({
     summary: 'Create a meeting',
     description:
-      'Always creates a new meeting; never looks up, matches or de-duplicates. To avoid duplicates, list the time frame first and match on title, start and organizer ' +
+      'Always creates a new meeting; never looks up, matches or de-duplicates (`external_ref` is stored and returned, never matched). To avoid duplicates, list the time frame first and match on title, start and organizer ' +
       '(see the integration guide in libs/meetings/README.md). Participants whose email address belongs to a person are linked to that person, who is added to `linked_records`; ' +
       'an address no person has gets a new person (named after the participant) and, for a business email domain (not free mail), its company found or created by domain ' +
       "as the new person's `company`, in the meeting's transaction.",
@@ -104,6 +104,16 @@ export class MeetingsController {
       end: d.end,
       participants: d.participants.map((p) => ({ emailAddress: p.email_address, name: p.name, status: p.status, isOrganizer: p.is_organizer })),
       linkedRecords: (d.linked_records ?? []).map((l) => ({ object: l.object, recordId: l.record_id.toLowerCase() })),
+      externalRef: d.external_ref
+        ? {
+            ical_uid: d.external_ref.ical_uid,
+            provider: d.external_ref.provider,
+            ...(d.external_ref.is_recurring === undefined ? {} : { is_recurring: d.external_ref.is_recurring }),
+            ...(d.external_ref.original_start_time === undefined
+              ? {}
+              : { original_start_time: parseInstant('data.external_ref.original_start_time', d.external_ref.original_start_time).toISOString() }),
+          }
+        : null,
     });
     return { data: toMeetingResponse(meeting) };
   }

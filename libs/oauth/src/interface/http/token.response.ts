@@ -24,7 +24,7 @@ export class IntrospectionResponse {
   @ApiPropertyOptional({ description: 'Issue time, seconds since the epoch' }) iat?: number;
   @ApiPropertyOptional({ description: 'The workspace id' }) sub?: string;
   @ApiPropertyOptional({ description: 'Equals client_id' }) aud?: string;
-  @ApiPropertyOptional({ description: 'TOKEN_ISSUER (default: the host of BASE_URL)' }) iss?: string;
+  @ApiPropertyOptional({ description: 'The issuer: BASE_URL, as the metadata `issuer`' }) iss?: string;
   @ApiPropertyOptional() authorized_by_workspace_member_id?: string;
   @ApiPropertyOptional() workspace_id?: string;
   @ApiPropertyOptional() workspace_name?: string;

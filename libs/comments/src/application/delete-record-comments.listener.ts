@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import type { Container, RecordDeletionListener } from '@workbase/records';
+import type { Actor } from '@workbase/shared/kernel';
+import { EventOutbox } from '@workbase/shared/persistence';
+import { CommentRepository } from '../infrastructure/comment.repository';
+import { COMMENT_EVENTS, commentEvent } from './comments.events';
+
+/**
+ * Deletes the threads on records or entries the record engine is deleting, recording one
+ * `comment.deleted` per comment, in the engine's deleting transaction (registered under
+ * RECORD_DELETION_LISTENERS by the composition root). The foreign keys' cascade would delete
+ * them too, but silently.
+ */
+@Injectable()
+export class DeleteRecordCommentsListener implements RecordDeletionListener {
+  constructor(
+    private readonly comments: CommentRepository,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  async recordsDeleting(workspaceId: string, container: Container, recordIds: readonly string[], actor: Actor): Promise<void> {
+    if (container.kind === 'activity') return;
+    const deleted = await this.comments.deleteThreadsOf(workspaceId, recordIds);
+    await this.outbox.record(...deleted.map((comment) => commentEvent(COMMENT_EVENTS.deleted, comment, actor)));
+  }
+}

@@ -1,0 +1,58 @@
+import { type Actor, ValidationError } from '@workbase/shared/kernel';
+
+/** What a thread hangs off: a record of an object, or an entry of a list (whose parent record is kept too). */
+export interface ThreadSubject {
+  readonly objectId: string;
+  readonly recordId: string;
+  readonly entry: { readonly listId: string; readonly entryId: string } | null;
+}
+
+export interface Comment {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly threadId: string;
+  readonly subject: ThreadSubject;
+  readonly contentPlaintext: string;
+  readonly author: Actor;
+  readonly resolvedAt: Date | null;
+  readonly resolvedBy: Actor | null;
+  readonly createdAt: Date;
+}
+
+/** A thread and its comments, oldest first; the first comment is the thread's head. */
+export interface Thread {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly subject: ThreadSubject;
+  readonly comments: readonly Comment[];
+  readonly createdAt: Date;
+}
+
+/** The reference API bounds no comment length; this keeps one comment a reasonable row. */
+export const COMMENT_CONTENT_MAX_LENGTH = 10_000;
+
+export function checkCommentContent(content: string): string {
+  const normalised = content.replace(/\r\n?/g, '\n');
+  if (normalised.trim() === '') throw new ValidationError('data.content: must not be empty.', { field: 'data.content' });
+  const length = [...normalised].length;
+  if (length > COMMENT_CONTENT_MAX_LENGTH) {
+    throw new ValidationError(`data.content: must be at most ${COMMENT_CONTENT_MAX_LENGTH} characters (got ${length}).`, { field: 'data.content' });
+  }
+  return normalised;
+}
+
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/** A backdated `created_at`: ISO 8601 with an offset, not before 1970, not in the future. */
+export function parseCommentCreatedAt(value: string, now = Date.now()): Date {
+  const invalid = (why: string) => new ValidationError(`data.created_at: ${why}`, { field: 'data.created_at' });
+  const match = INSTANT.exec(value);
+  if (!match) throw invalid(`"${value}" is not an ISO 8601 timestamp with a time zone offset.`);
+  const [y, mo, d, h, mi, s] = [match[1], match[2], match[3], match[4], match[5], match[6] ?? '0'].map(Number);
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  const at = new Date(value.replace(/(\.\d{3})\d+/, '$1'));
+  if (Number.isNaN(at.getTime()) || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) throw invalid(`"${value}" is not a valid date and time.`);
+  if (at.getTime() < 0) throw invalid('must not be before 1970-01-01T00:00:00Z.');
+  if (at.getTime() > now) throw invalid('must not be in the future.');
+  return at;
+}

@@ -1,0 +1,3 @@
+export { CommentsModule } from './comments.module';
+export { DeleteRecordCommentsListener } from './application/delete-record-comments.listener';
+export { COMMENT_EVENTS } from './application/comments.events';

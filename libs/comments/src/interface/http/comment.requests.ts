@@ -1,0 +1,122 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
+import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
+
+/** The threads list's page size (reference API: default 10, max 50). */
+export const THREADS_PAGE = { default: 10, max: 50 } as const;
+
+export class CommentAuthorInput {
+  @ApiProperty({ enum: ['workspace-member'] })
+  @IsIn(['workspace-member'])
+  type!: 'workspace-member';
+
+  @ApiProperty({ format: 'uuid', description: 'A workspace member of this workspace' })
+  @IsUUID()
+  id!: string;
+}
+
+export class CommentRecordInput {
+  @ApiProperty({ description: 'Object slug or UUID', example: 'people' })
+  @NoNulCharacters()
+  @IsString()
+  @IsNotEmpty()
+  object!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  record_id!: string;
+}
+
+export class CommentEntryInput {
+  @ApiProperty({ description: 'List slug or UUID', example: 'sales' })
+  @NoNulCharacters()
+  @IsString()
+  @IsNotEmpty()
+  list!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  entry_id!: string;
+}
+
+export class CommentCreateData {
+  @ApiPropertyOptional({ enum: ['plaintext'], default: 'plaintext' })
+  @IsOptional()
+  @IsIn(['plaintext'])
+  format?: 'plaintext';
+
+  @ApiProperty({ description: 'Plaintext, 1–10,000 characters', example: 'Can we move the call to Friday?' })
+  @NoNulCharacters()
+  @IsString()
+  content!: string;
+
+  @ApiPropertyOptional({ type: CommentAuthorInput, description: "Who wrote it; default: the token's workspace member" })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommentAuthorInput)
+  author?: CommentAuthorInput;
+
+  @ApiPropertyOptional({ example: '2026-01-01T15:00:00.000000000Z', description: 'Backdates the comment; ISO 8601 with offset, not in the future. Default: now' })
+  @IsOptional()
+  @IsString()
+  created_at?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Reply in this thread. Exactly one of thread_id, record, entry' })
+  @IsOptional()
+  @IsUUID()
+  thread_id?: string;
+
+  @ApiPropertyOptional({ type: CommentRecordInput, description: 'Open a thread on this record' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommentRecordInput)
+  record?: CommentRecordInput;
+
+  @ApiPropertyOptional({ type: CommentEntryInput, description: 'Open a thread on this list entry' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommentEntryInput)
+  entry?: CommentEntryInput;
+}
+
+export class CommentCreateRequest {
+  @ApiProperty({ type: CommentCreateData })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CommentCreateData)
+  data!: CommentCreateData;
+}
+
+export class ListThreadsQuery extends OffsetPaginationQuery {
+  @LimitQueryParam({ max: THREADS_PAGE.max, default: THREADS_PAGE.default })
+  limit?: number;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Threads on this record; with `object`' })
+  @IsOptional()
+  @IsUUID()
+  record_id?: string;
+
+  @ApiPropertyOptional({ description: 'Object slug or UUID; with `record_id`' })
+  @NoNulCharacters()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  object?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Threads on this list entry; with `list`' })
+  @IsOptional()
+  @IsUUID()
+  entry_id?: string;
+
+  @ApiPropertyOptional({ description: 'List slug or UUID; with `entry_id`' })
+  @NoNulCharacters()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  list?: string;
+}

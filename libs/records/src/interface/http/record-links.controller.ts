@@ -1,0 +1,122 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
+import { ContainerResolver } from '../../application/container-resolver';
+import { RecordSearch, type SearchRequester } from '../../application/record-search';
+import { RecordService, recordNotFound } from '../../application/record-service';
+import { RecordEntriesStore } from '../../infrastructure/record-entries.store';
+import { RecordStore } from '../../infrastructure/record.store';
+import { recordIdPipe } from './object-records.controller';
+import { ValuesQuery } from './query-params';
+import {
+  RECORD_ENTRIES_PAGE,
+  RecordEntriesQuery,
+  RecordEntryListEnvelope,
+  RecordSearchRequest,
+  SEARCH_LIMIT,
+  SearchResultEnvelope,
+  toRecordEntryResponse,
+  toSearchResultResponse,
+} from './record-links.dtos';
+import { ValueListEnvelope } from './responses';
+
+const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Entry not found: entry_id must be a UUID.') });
+
+/**
+ * Reads across records and lists: a record's list entries, record search over several objects,
+ * and the value history of list entries (as records have).
+ */
+@ApiTags('Records')
+@UsePipes(RejectNulPipe)
+@Controller('v2')
+export class RecordLinksController {
+  constructor(
+    private readonly containers: ContainerResolver,
+    private readonly store: RecordStore,
+    private readonly entries: RecordEntriesStore,
+    private readonly search: RecordSearch,
+    private readonly records: RecordService,
+  ) {}
+
+  @Get('objects/:object/records/:record_id/entries')
+  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead, SCOPES.listEntryRead)
+  @ApiOperation({
+    summary: "List a record's entries",
+    description: 'The list entries whose parent is this record, oldest first. limit/offset: `limit` 1–1000 (default 100). Unknown object or record: 404.',
+  })
+  @ApiParam({ name: 'object', description: 'Object UUID or api_slug' })
+  @ApiParam({ name: 'record_id', description: 'Record UUID' })
+  @ApiOkResponse({ type: RecordEntryListEnvelope })
+  @ApiStandardErrors()
+  async recordEntries(
+    @CurrentAuth() auth: AuthContext,
+    @Param('object') object: string,
+    @Param('record_id', recordIdPipe) recordId: string,
+    @Query() query: RecordEntriesQuery,
+  ): Promise<RecordEntryListEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    if (!(await this.store.findRecord(auth.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
+    const rows = await this.entries.entriesOf(auth.workspaceId, recordId, pageOf(query, RECORD_ENTRIES_PAGE.default));
+    return { data: rows.map(toRecordEntryResponse) };
+  }
+
+  @Post('objects/records/search')
+  @HttpCode(200)
+  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
+  @ApiOperation({
+    summary: 'Search records',
+    description:
+      'Ranks records of `objects` by case-insensitive matches of `query` on names, email addresses, domains and phone numbers (exact > prefix > word prefix > substring; ' +
+      'names weigh most), on indexes; queries under three characters match prefixes only. `limit` 1–100 (default 25). `request_as` is `{type: "workspace"}` or a member ' +
+      '(`workspace_member_id` or `email_address`; unknown: 400 `value_not_found`); every member sees every record. An unknown object is a 400 `value_not_found` naming `objects[i]`. ' +
+      'Results are consistent with the last write (no indexing delay).',
+  })
+  @ApiOkResponse({ type: SearchResultEnvelope })
+  @ApiStandardErrors()
+  async searchRecords(@CurrentAuth() auth: AuthContext, @Body() body: RecordSearchRequest): Promise<SearchResultEnvelope> {
+    const results = await this.search.search(auth.workspaceId, {
+      query: body.query,
+      objects: body.objects,
+      limit: body.limit ?? SEARCH_LIMIT.default,
+      requestAs: requester(body.request_as),
+    });
+    return { data: results.map((result) => toSearchResultResponse(auth.workspaceId, result)) };
+  }
+
+  @Get('lists/:list/entries/:entry_id/attributes/:attribute/values')
+  @RequireScopes(SCOPES.listEntryRead, SCOPES.listConfigurationRead)
+  @ApiOperation({
+    summary: 'List entry attribute values',
+    description: 'Current values, or with `show_historic=true` every value the attribute has had, oldest first (as for records). Unknown list, entry or attribute: 404.',
+  })
+  @ApiParam({ name: 'list', description: 'List UUID or api_slug' })
+  @ApiParam({ name: 'entry_id', description: 'Entry UUID' })
+  @ApiParam({ name: 'attribute', description: 'Attribute UUID or api_slug' })
+  @ApiOkResponse({ type: ValueListEnvelope })
+  @ApiStandardErrors()
+  async entryValues(
+    @CurrentAuth() auth: AuthContext,
+    @Param('list') list: string,
+    @Param('entry_id', entryIdPipe) entryId: string,
+    @Param('attribute') attribute: string,
+    @Query() query: ValuesQuery,
+  ): Promise<ValueListEnvelope> {
+    const container = await this.containers.list(auth.workspaceId, list);
+    const data = await this.records.values(container, entryId, attribute, { showHistoric: query.show_historic ?? false, limit: query.limit, offset: query.offset });
+    return { data };
+  }
+}
+
+function requester(input: RecordSearchRequest['request_as']): SearchRequester {
+  if (input.type === 'workspace') {
+    if (input.workspace_member_id !== undefined || input.email_address !== undefined) {
+      throw new ValidationError('request_as: a workspace request names no member.', { field: 'request_as' });
+    }
+    return { type: 'workspace' };
+  }
+  if ((input.workspace_member_id === undefined) === (input.email_address === undefined)) {
+    throw new ValidationError('request_as: give workspace_member_id or email_address for a workspace-member request.', { field: 'request_as.workspace_member_id' });
+  }
+  return { type: 'workspace-member', memberId: input.workspace_member_id?.toLowerCase(), email: input.email_address };
+}

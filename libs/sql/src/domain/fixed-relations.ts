@@ -1,0 +1,57 @@
+import { SCOPES, type Scope } from '@workbase/shared/kernel';
+
+/**
+ * Tables of the SQL endpoint that are not containers of the record engine but fixed relations over
+ * a context's own tables, bound to the caller's workspace like every generated relation. Each
+ * names the scopes it needs (on top of the endpoint's) and its columns, for messages and docs.
+ *
+ * `meetings.call_transcripts`: one row per transcript segment of every call recording, with its
+ * meeting, so "which calls mentioned pricing" is one statement:
+ * `SELECT DISTINCT meeting_id, call_recording_id FROM meetings.call_transcripts WHERE speech ILIKE '%pricing%'`.
+ */
+export const FIXED_SCHEMAS = ['meetings'] as const;
+export type FixedSchema = (typeof FIXED_SCHEMAS)[number];
+
+export interface FixedRelation {
+  readonly schema: FixedSchema;
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly sqlType: string }>;
+  /** The relation's SELECT over the app schema's tables (`table(name)` quotes one); `$1` is the workspace id. */
+  readonly sql: (table: (name: string) => string) => string;
+}
+
+const CALL_TRANSCRIPTS: FixedRelation = {
+  schema: 'meetings',
+  name: 'call_transcripts',
+  scopes: [SCOPES.meetingRead, SCOPES.callRecordingRead],
+  columns: [
+    { name: 'meeting_id', sqlType: 'uuid' },
+    { name: 'meeting_title', sqlType: 'text' },
+    { name: 'call_recording_id', sqlType: 'uuid' },
+    { name: 'recording_created_at', sqlType: 'timestamptz' },
+    { name: 'segment_index', sqlType: 'integer' },
+    { name: 'speech', sqlType: 'text' },
+    { name: 'start_time', sqlType: 'numeric' },
+    { name: 'end_time', sqlType: 'numeric' },
+    { name: 'speaker_name', sqlType: 'text' },
+    { name: 'speaker_email', sqlType: 'text' },
+  ],
+  // Every table is bound to $1 on its own; OFFSET 0 fences the statement's conditions out (as for containers).
+  sql: (table) =>
+    `SELECT c.meeting_id, m.title AS meeting_title, s.call_recording_id, c.created_at AS recording_created_at, s.position AS segment_index, s.speech, s.start_time, s.end_time, s.speaker_name, s.speaker_email
+       FROM ${table('call_transcript_segments')} s
+       JOIN ${table('call_recordings')} c ON c.workspace_id = $1 AND c.id = s.call_recording_id
+       JOIN ${table('meetings')} m ON m.workspace_id = $1 AND m.id = c.meeting_id
+      WHERE s.workspace_id = $1 OFFSET 0`,
+};
+
+export const FIXED_RELATIONS: readonly FixedRelation[] = [CALL_TRANSCRIPTS];
+
+export function isFixedSchema(value: string): value is FixedSchema {
+  return (FIXED_SCHEMAS as readonly string[]).includes(value);
+}
+
+export function fixedRelation(schema: string, name: string): FixedRelation | undefined {
+  return FIXED_RELATIONS.find((relation) => relation.schema === schema && relation.name === name);
+}

@@ -1,0 +1,167 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
+import type { TaskSort } from '../../infrastructure/task.repository';
+
+/** The tasks list's page size (reference API: default 500). */
+export const TASKS_PAGE = { default: 500, max: 1000 } as const;
+export const TASK_SORTS: TaskSort[] = ['created_at:asc', 'created_at:desc', 'completed_at:asc', 'completed_at:desc'];
+
+/** Optional in a PATCH: absent means unchanged, but an explicit null where null is no value is a 400. */
+const UnlessAbsent = () => ValidateIf((_, value: unknown) => value !== undefined);
+
+export class TaskLinkedRecordInput {
+  @ApiProperty({ description: 'Object slug or UUID', example: 'people' })
+  @NoNulCharacters()
+  @IsString()
+  @IsNotEmpty()
+  target_object!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  target_record_id!: string;
+}
+
+export class TaskAssigneeInput {
+  @ApiPropertyOptional({ enum: ['workspace-member'], description: 'With `referenced_actor_id`' })
+  @IsOptional()
+  @IsIn(['workspace-member'])
+  referenced_actor_type?: 'workspace-member';
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A workspace member id; with `referenced_actor_type`' })
+  @IsOptional()
+  @IsUUID()
+  referenced_actor_id?: string;
+
+  @ApiPropertyOptional({ example: 'ada@example.com', description: 'Instead of the two fields above: the member with this email address' })
+  @NoNulCharacters()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  workspace_member_email_address?: string;
+}
+
+export class TaskCreateData {
+  @ApiProperty({ description: 'Plaintext, at most 2000 characters', example: 'Send the proposal' })
+  @NoNulCharacters()
+  @IsString()
+  content!: string;
+
+  @ApiPropertyOptional({ enum: ['plaintext'], default: 'plaintext' })
+  @IsOptional()
+  @IsIn(['plaintext'])
+  format?: 'plaintext';
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-01T17:00:00.000000000Z', description: 'ISO 8601 with offset, or null' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  deadline_at?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  is_completed?: boolean;
+
+  @ApiPropertyOptional({ type: [TaskLinkedRecordInput], default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TaskLinkedRecordInput)
+  linked_records?: TaskLinkedRecordInput[];
+
+  @ApiPropertyOptional({ type: [TaskAssigneeInput], default: [] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TaskAssigneeInput)
+  assignees?: TaskAssigneeInput[];
+}
+
+export class TaskCreateRequest {
+  @ApiProperty({ type: TaskCreateData })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaskCreateData)
+  data!: TaskCreateData;
+}
+
+/** Only these four fields may change; anything else (content included) is a 400 naming it. */
+export class TaskUpdateData {
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'ISO 8601 with offset; null clears it' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  deadline_at?: string | null;
+
+  @ApiPropertyOptional({ description: 'Completing stamps `completed_at`; un-completing clears it' })
+  @UnlessAbsent()
+  @IsBoolean()
+  is_completed?: boolean;
+
+  @ApiPropertyOptional({ type: [TaskLinkedRecordInput], description: 'Replaces the linked records' })
+  @UnlessAbsent()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TaskLinkedRecordInput)
+  linked_records?: TaskLinkedRecordInput[];
+
+  @ApiPropertyOptional({ type: [TaskAssigneeInput], description: 'Replaces the assignees' })
+  @UnlessAbsent()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TaskAssigneeInput)
+  assignees?: TaskAssigneeInput[];
+}
+
+export class TaskUpdateRequest {
+  @ApiProperty({ type: TaskUpdateData })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaskUpdateData)
+  data!: TaskUpdateData;
+}
+
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+export class ListTasksQuery extends OffsetPaginationQuery {
+  @LimitQueryParam({ max: TASKS_PAGE.max, default: TASKS_PAGE.default })
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: TASK_SORTS, default: 'created_at:asc' })
+  @IsOptional()
+  @IsIn(TASK_SORTS)
+  sort?: TaskSort;
+
+  @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
+  @NoNulCharacters()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  linked_object?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Tasks linked to this record; with `linked_object`' })
+  @IsOptional()
+  @IsUUID()
+  linked_record_id?: string;
+
+  @ApiPropertyOptional({ description: 'A workspace member id or email address: tasks assigned to them; `null`: tasks assigned to nobody' })
+  @NoNulCharacters()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  assignee?: string;
+
+  @ApiPropertyOptional({ type: Boolean, description: '`true` or `false`' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  is_completed?: boolean;
+}
