@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { CursorCodec } from '@workbase/shared/http';
-import { TargetValidator } from '@workbase/webhooks';
 import { CallRecordings } from './application/call-recordings';
 import { CallRecordingRepository } from './infrastructure/call-recording.repository';
 import { CallRecordingsController } from './interface/http/call-recordings.controller';
@@ -24,7 +23,6 @@ import { MeetingsController } from './interface/http/meetings.controller';
     CallRecordingRepository,
     CallRecordings,
     // The webhooks context's check of target URLs, applied to video URLs.
-    TargetValidator,
     { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
   ],
   exports: [MeetingDirectory],

@@ -13,4 +13,3 @@ export { type SubscriptionFilter, type FilterCondition } from './domain/subscrip
 export { type WebhookStatus } from './domain/webhook';
 /** The SSRF rules of webhook targets, for any URL the service fetches (e.g. a recording's video_url). */
 export { checkPublicUrl, type PublicUrlOptions, type HostResolver } from './infrastructure/safe-http-client';
-export { TargetValidator } from './application/target-validator';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WorkspaceRepository } from '@workbase/access';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type Actor, newId, NotFoundError } from '@workbase/shared/kernel';
+import { type Actor, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
-import { TargetValidator } from '@workbase/webhooks';
+import { checkPublicUrl } from '@workbase/webhooks';
 import { type CallRecording, checkTranscript, type TranscriptSegment } from '../domain/call-recording';
 import { CallRecordingRepository, type CallRecordingRow } from '../infrastructure/call-recording.repository';
 import { MeetingRepository } from '../infrastructure/meeting.repository';
@@ -30,16 +30,22 @@ export class CallRecordings {
     private readonly transactions: TransactionRunner,
     private readonly recordings: CallRecordingRepository,
     private readonly meetings: MeetingRepository,
-    private readonly targets: TargetValidator,
     private readonly workspaces: WorkspaceRepository,
     private readonly outbox: EventOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The URL as normalised, when the webhooks' address rules allow it (no private or metadata addresses). */
+  private async publicUrl(raw: string, field: string): Promise<string> {
+    const reason = await checkPublicUrl(raw, { allowPrivateTargets: this.config.webhookAllowPrivateTargets });
+    if (reason) throw new ValidationError(`${field} ${reason}`);
+    return new URL(raw).toString();
+  }
+
   async create(cmd: CreateCallRecordingCommand): Promise<CallRecording> {
     checkTranscript(cmd.transcript);
     // Resolved before the transaction: a slow DNS answer holds no connection.
-    const videoUrl = cmd.videoUrl === null ? null : await this.targets.assertAllowed(cmd.videoUrl, 'data.video_url');
+    const videoUrl = cmd.videoUrl === null ? null : await this.publicUrl(cmd.videoUrl, 'data.video_url');
     const id = newId();
     return this.transactions.run(async () => {
       await this.requireMeeting(cmd.workspaceId, cmd.meetingId);
