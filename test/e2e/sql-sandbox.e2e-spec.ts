@@ -223,6 +223,12 @@ describe('SQL sandbox', () => {
       expect(res.body.message).toMatch(message);
       expect(leaks(res.body.message, statement)).toEqual([]);
     }
+    // Table names reach the catalogue lookup as quoted literals (it rides in the transaction's first round trip).
+    for (const name of ["peo'ple", "x'); DROP TABLE records; --", 'back\\slash\'', "$$'$$"]) {
+      const quotedName = `"${name.replace(/"/g, '""')}"`;
+      const res = await sql(`SELECT * FROM activities.${quotedName}`).expect(400);
+      expect(res.body.message).toBe(`Table "activities.${name}" does not exist.`);
+    }
     // And the pushed filters find the caller's own rows.
     expect((await sql('SELECT count(*) AS n FROM activities.phone_calls WHERE duration = 5').expect(200)).body.data.rows).toEqual([{ n: 1 }]);
   });
