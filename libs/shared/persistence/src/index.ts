@@ -3,4 +3,5 @@ export * from './embedded-postgres';
 export * from './transaction-runner';
 export * from './event-outbox';
 export * from './persistence.module';
+export * from './distribution';
 export { MIGRATIONS } from './migrations';

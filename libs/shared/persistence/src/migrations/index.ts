@@ -11,9 +11,10 @@ import { RequestRateWindows1763990000000 } from './1763990000000-request-rate-wi
 import { OAuthSignInFailures1764000000000 } from './1764000000000-oauth-sign-in-failures';
 import { WebhookTargetRateBuckets1764010000000 } from './1764010000000-webhook-target-rate-buckets';
 import { RecordValuesTrigram1764020000000 } from './1764020000000-record-values-trigram';
+import { UniqueKeysByWorkspace1764600000000 } from './1764600000000-unique-keys-by-workspace';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the same list works from
  * TypeScript sources under jest and from the compiled build. Append new migrations at the end.
  */
-export const MIGRATIONS = [Foundation1763800000000, Records1763840000000, Webhooks1763830000000, OAuth1763810000000, NotesMeetings1763860000000, Lists1763880000000, Scim1763820000000, Activities1763850000000, RecordQueryStatistics1763904100000, RequestRateWindows1763990000000, OAuthSignInFailures1764000000000, WebhookTargetRateBuckets1764010000000, RecordValuesTrigram1764020000000];
+export const MIGRATIONS = [Foundation1763800000000, Records1763840000000, Webhooks1763830000000, OAuth1763810000000, NotesMeetings1763860000000, Lists1763880000000, Scim1763820000000, Activities1763850000000, RecordQueryStatistics1763904100000, RequestRateWindows1763990000000, OAuthSignInFailures1764000000000, WebhookTargetRateBuckets1764010000000, RecordValuesTrigram1764020000000, UniqueKeysByWorkspace1764600000000];
