@@ -17,10 +17,11 @@ export interface ServiceProcess {
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function spawnService(kind: keyof typeof ENTRY_POINTS, env: Record<string, string | undefined>): ServiceProcess {
+/** `detached`: the process leads a process group of its own, so that a test can signal the group as systemd does. */
+export function spawnService(kind: keyof typeof ENTRY_POINTS, env: Record<string, string | undefined>, options: { detached?: boolean } = {}): ServiceProcess {
   const merged: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'json', ...env };
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', ENTRY_POINTS[kind]], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', ENTRY_POINTS[kind]], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -29,8 +30,8 @@ export function spawnService(kind: keyof typeof ENTRY_POINTS, env: Record<string
 }
 
 /** Spawns and waits for the process's ready line; a process that exits first fails with its output. */
-export async function startService(kind: keyof typeof ENTRY_POINTS, env: Record<string, string | undefined>, timeoutMs = 120_000): Promise<ServiceProcess> {
-  const service = spawnService(kind, env);
+export async function startService(kind: keyof typeof ENTRY_POINTS, env: Record<string, string | undefined>, timeoutMs = 120_000, options: { detached?: boolean } = {}): Promise<ServiceProcess> {
+  const service = spawnService(kind, env, options);
   await untilReady(service, timeoutMs);
   return service;
 }
