@@ -130,13 +130,15 @@ describe('graceful shutdown under load (SIGTERM to the process group)', () => {
     // Started again: every acknowledged write is there, and every one's event reaches the receiver.
     server = await startService('api', env);
     const missing: string[] = [];
+    const again = new Agent({ keepAlive: true });
     for (const id of acknowledged) {
-      const found = await send(agent.destroyed ? new Agent() : agent, port, 'GET', `/v2/objects/companies/records/${id}`, auth);
+      const found = await send(again, port, 'GET', `/v2/objects/companies/records/${id}`, auth);
       if (found.status !== 200) missing.push(id);
     }
     expect(missing).toEqual([]);
     const delivered = () => new Set(rx!.accepted.map((request) => (JSON.parse(request.body) as { events: { id: { record_id: string } }[] }).events[0].id.record_id));
     await waitFor(() => acknowledged.every((id) => delivered().has(id)), 60_000, `delivery of ${acknowledged.length} events`);
+    again.destroy();
     server.child.kill('SIGTERM');
     expect(await server.exited()).toEqual({ code: 0, signal: null });
   }, 300_000);
