@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: readiness is 503, finishing in-flight requests');
     if (app) {
       app.get(Readiness).drain();
-      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      // A load balancer needs time to see readiness fail; Ctrl-C at a terminal (SIGINT) does not.
+      if (signal === 'SIGTERM') await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       const server = app.getHttpServer() as Server;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
