@@ -6,6 +6,7 @@ import { PinoNestLogger, requestLogging } from '@workbase/shared/http';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { Metrics } from './metrics';
+import { Readiness } from './readiness';
 import { mountSwagger } from './swagger';
 
 /** Builds the HTTP application; used by `main.ts` and by the e2e suites alike. */
@@ -16,6 +17,12 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
   });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  const readiness = app.get(Readiness);
+  app.use((_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
+    // Draining: answer this request, then close the connection, so keep-alive clients reconnect elsewhere.
+    if (readiness.draining) res.setHeader('Connection', 'close');
+    next();
+  });
   app.use(requestLogging(logger));
   app.use(app.get(Metrics).httpMiddleware());
   app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/scim+json', 'application/*+json'] });

@@ -16,6 +16,7 @@ import { WebhooksModule } from '@workbase/webhooks';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
+import { Readiness } from './readiness';
 import { RecordDeletionModule } from './record-deletion.module';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
@@ -55,7 +56,7 @@ export class AppModule {
         ...extraImports,
       ],
       controllers: [HealthController, MetricsController],
-      providers: [Metrics],
+      providers: [Metrics, Readiness],
     };
   }
 }

@@ -2,11 +2,15 @@ import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@workbase/shared/http';
 import { DataSource } from 'typeorm';
+import { Readiness } from './readiness';
 
 @ApiTags('Meta')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly readiness: Readiness,
+  ) {}
 
   @Get()
   @Public()
@@ -19,10 +23,11 @@ export class HealthController {
 
   @Get('ready')
   @Public()
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({ summary: 'Readiness: the database answers and the process is not shutting down' })
   @ApiOkResponse({ schema: { example: { status: 'ok', database: 'up' } } })
-  @ApiServiceUnavailableResponse({ description: 'The database does not answer' })
+  @ApiServiceUnavailableResponse({ description: 'The database does not answer, or the process is shutting down (SIGTERM)' })
   async ready() {
+    if (this.readiness.draining) throw new ServiceUnavailableException('The service is shutting down.');
     try {
       await this.dataSource.query('SELECT 1');
       return { status: 'ok', database: 'up' };

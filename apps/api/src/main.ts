@@ -1,24 +1,66 @@
+import type { Server } from 'node:http';
 import { IssueTokenUseCase, CreateWorkspaceUseCase, WorkspaceRepository } from '@workbase/access';
 import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
+import { createLogger, resolveLogFormat } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { openDatabase, runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
+import { Readiness } from './readiness';
+import { SHUTDOWN_DEADLINE_MS, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from './process-lifecycle';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => logger.debug({ component: 'postgres' }, line) });
+  const format = resolveLogFormat(config.logFormat);
+  const logger = createLogger(config.logLevel, 1, format);
+  if (!config.databaseUrl) logger.info(`starting the embedded PostgreSQL in ${config.dataDir}`);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (line) => logger.debug({ component: 'postgres' }, line),
+    progress: (line) => logger.info(line),
+  });
   let app: INestApplication | undefined;
   let stopping = false;
+
+  /**
+   * SIGTERM (systemd and `docker stop` send it to the whole process group) or SIGINT: readiness
+   * turns 503 first, in-flight requests finish, the worker finishes or releases its jobs, the
+   * embedded cluster stops with a fast shutdown, and the process is gone within 10 s.
+   */
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await app?.close().catch((error: unknown) => logger.error({ err: error }, 'error while closing the app'));
+    const startedAt = Date.now();
+    const left = () => SHUTDOWN_DEADLINE_MS - (Date.now() - startedAt);
+    setTimeout(() => {
+      logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS + 500).unref();
+    logger.info({ signal }, 'shutting down: readiness is 503, finishing in-flight requests');
+    if (app) {
+      app.get(Readiness).drain();
+      // A load balancer needs time to see readiness fail; Ctrl-C at a terminal (SIGINT) does not.
+      if (signal === 'SIGTERM') await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      const server = app.getHttpServer() as Server;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests still running after most of the budget lose their connection rather than the whole shutdown.
+      if (!(await withinBudget(closed, left() - 3_000))) {
+        logger.warn('requests still running; closing their connections');
+        server.closeAllConnections();
+      }
+      if (!(await withinBudget(app.get(WebhookWorker).stop(), left() - 2_000))) {
+        logger.warn('delivery attempts still running; their jobs are released to another worker when they expire');
+      }
+      await withinBudget(
+        app.close().catch((error: unknown) => logger.error({ err: error }, 'error while closing the app')),
+        left() - 1_500,
+      );
+    }
     await database.close().catch((error: unknown) => logger.error({ err: error }, 'error while stopping the database'));
+    logger.info({ ms: Date.now() - startedAt }, 'stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -31,14 +73,17 @@ async function main(): Promise<void> {
     if (!config.metrics.token && !config.metrics.open) {
       logger.warn('METRICS_TOKEN is not set: /metrics answers 401 in production (set it, or METRICS_PUBLIC=true when the port is private)');
     }
-    const applied = await runMigrations(database.url);
-    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    const applied = await runMigrations(database.url, { progress: (line) => logger.info(line) });
+    if (applied.length > 0) logger.debug({ applied }, 'migrations applied');
     app = await createApp(config, database.url, logger);
-    if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app, config.baseUrl);
+    if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app, config.baseUrl, format, logger);
     await app.listen(config.port);
     if (config.runWorker) await app.get(WebhookWorker).start();
-    logger.info({ url: config.baseUrl, docs: `${config.baseUrl}/docs`, embeddedDatabase: database.embedded }, 'Workbase is listening');
-    process.stdout.write(`\nWorkbase is listening on ${config.baseUrl} — API docs: ${config.baseUrl}/docs\n\n`);
+    exitWhenDatabaseIsLost(database, config, logger);
+    logger.info(
+      { url: config.baseUrl, docs: `${config.baseUrl}/docs`, database: describeDatabase(database, config), worker: config.runWorker },
+      `Workbase is listening on ${config.baseUrl} — API docs: ${config.baseUrl}/docs — database: ${describeDatabase(database, config)}`,
+    );
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');
     await app?.close().catch(() => undefined);
@@ -48,7 +93,7 @@ async function main(): Promise<void> {
 }
 
 /** On an empty embedded database, a demo workspace and an all-scope token, printed once. */
-async function seedDemoWorkspace(app: INestApplication, baseUrl: string): Promise<void> {
+async function seedDemoWorkspace(app: INestApplication, baseUrl: string, format: 'json' | 'pretty', logger: ReturnType<typeof createLogger>): Promise<void> {
   if (!(await app.get(WorkspaceRepository).isEmpty())) return;
   const workspace = await app.get(CreateWorkspaceUseCase).execute({
     name: 'Demo workspace',
@@ -58,6 +103,11 @@ async function seedDemoWorkspace(app: INestApplication, baseUrl: string): Promis
     adminLastName: 'Admin',
   });
   const token = await app.get(IssueTokenUseCase).execute({ workspaceId: workspace.workspaceId, scopes: ALL_SCOPES, name: 'demo token' });
+  if (format === 'json') {
+    // One line like every other, so that a collector does not split it; shown this once only.
+    logger.info({ workspace: 'demo', admin: 'admin@demo.example', demo_token: token.accessToken }, 'First start: created the workspace "demo"; its all-scope API token is shown only now');
+    return;
+  }
   process.stdout.write(
     [
       '',
@@ -67,6 +117,7 @@ async function seedDemoWorkspace(app: INestApplication, baseUrl: string): Promis
       `    ${token.accessToken}`,
       '',
       `Try:  curl -H "Authorization: Bearer ${token.accessToken}" ${baseUrl}/v2/self`,
+      '',
       '',
     ].join('\n'),
   );

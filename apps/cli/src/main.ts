@@ -5,6 +5,7 @@ import { createLogger, PinoNestLogger } from '@workbase/shared/http';
 import { DomainError } from '@workbase/shared/kernel';
 import { openDatabase, runMigrations } from '@workbase/shared/persistence';
 import { AppModule } from '../../api/src/app.module';
+import { backupDatabase, restoreDatabase } from './backup';
 import { COMMANDS, UsageError } from './commands';
 
 /**
@@ -22,6 +23,14 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
   if (name === 'migrate') {
     return withDatabase(config, logger, async (url) => ({ applied: await runMigrations(url) }));
+  }
+  if (name === 'backup' || name === 'restore') {
+    const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: name === 'restore' ? { replace: { type: 'boolean' } } : {} });
+    if (positionals.length !== 1) throw new UsageError(`${name} takes exactly one file: npm run --silent cli -- ${name} <file>`);
+    const [file] = positionals;
+    return withDatabase(config, logger, async (url) =>
+      name === 'backup' ? { ...(await backupDatabase(url, file)) } : { ...(await restoreDatabase(url, file, { replace: values.replace === true })) },
+    );
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}"`);
@@ -60,7 +69,9 @@ async function withDatabase(
 }
 
 function usage(): string {
-  const lines = ['Usage: npm run --silent cli -- <command> [--option value ...]', '', 'Commands:', '  migrate  Apply pending database migrations'];
+  const lines = ['Usage: npm run --silent cli -- <command> [--option value ...]', '', 'Commands:', '  migrate  Apply pending database migrations',
+    '  backup <file>  Write every table (and the delivery queue) to <file> (gzip, JSON lines), from one consistent snapshot',
+    '  restore <file> [--replace]  Rebuild the database from a backup; refuses while Workbase processes are connected, and without --replace when it holds workspaces'];
   for (const [name, command] of Object.entries(COMMANDS)) {
     lines.push(`  ${name}  ${command.summary}`);
     for (const [option, spec] of Object.entries(command.options)) {

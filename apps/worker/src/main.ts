@@ -1,9 +1,10 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@workbase/shared/config';
-import { createLogger, PinoNestLogger } from '@workbase/shared/http';
+import { createLogger, PinoNestLogger, resolveLogFormat } from '@workbase/shared/http';
 import { openDatabase, runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
+import { SHUTDOWN_DEADLINE_MS, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from '../../api/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -12,26 +13,46 @@ import { WorkerModule } from './worker.module';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => logger.debug({ component: 'postgres' }, line) });
+  const logger = createLogger(config.logLevel, 1, resolveLogFormat(config.logFormat));
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (line) => logger.debug({ component: 'postgres' }, line),
+    progress: (line) => logger.info(line),
+  });
   let app: INestApplicationContext | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'worker shutting down');
-    await app?.close().catch((error: unknown) => logger.error({ err: error }, 'error while stopping the worker'));
+    const startedAt = Date.now();
+    setTimeout(() => {
+      logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS + 500).unref();
+    logger.info({ signal }, 'worker shutting down: finishing the delivery attempts in flight');
+    if (app) {
+      // Attempts not finished in time keep their jobs active; pg-boss hands them to another worker once they expire.
+      if (!(await withinBudget(app.get(WebhookWorker).stop(), SHUTDOWN_DEADLINE_MS - 2_500))) {
+        logger.warn('delivery attempts still running; their jobs are released to another worker when they expire');
+      }
+      await withinBudget(
+        app.close().catch((error: unknown) => logger.error({ err: error }, 'error while stopping the worker')),
+        SHUTDOWN_DEADLINE_MS - 1_500 - (Date.now() - startedAt),
+      );
+    }
     await database.close().catch(() => undefined);
+    logger.info({ ms: Date.now() - startedAt }, 'worker stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   try {
-    await runMigrations(database.url);
+    await runMigrations(database.url, { progress: (line) => logger.info(line) });
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
     await app.get(WebhookWorker).start();
-    logger.info('webhook worker running');
-    process.stdout.write('webhook worker running\n');
+    exitWhenDatabaseIsLost(database, config, logger);
+    logger.info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
   } catch (error) {
     logger.fatal({ err: error }, 'worker failed to start');
     await app?.close().catch(() => undefined);

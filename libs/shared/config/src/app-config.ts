@@ -39,6 +39,18 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
+  /** `json` or `pretty`; unset: pretty on a terminal, JSON lines otherwise. */
+  @IsOptional() @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
+  /** On SIGTERM, how long readiness answers 503 while requests are still served, before the server stops accepting. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(5000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  /** A process that joined another process's embedded cluster exits (status 75) when it is gone for longer than this. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  EMBEDDED_REJOIN_WITHIN_MS?: number;
+
   @IsOptional() @IsString()
   BODY_LIMIT?: string;
 
@@ -151,6 +163,12 @@ export interface AppConfig {
     readonly writesPerSecond: number;
   };
   readonly logLevel: string;
+  /** null: decided by whether stdout is a terminal. */
+  readonly logFormat: 'json' | 'pretty' | null;
+  /** SIGTERM: readiness is 503 for this long before the HTTP server stops accepting connections. */
+  readonly shutdownDrainMs: number;
+  /** Embedded database joined from another process: how long it may be gone before this process exits to be restarted. */
+  readonly embeddedRejoinWithinMs: number;
   readonly bodyLimit: string;
   readonly dbPoolSize: number;
   readonly seedDemoWorkspace: boolean;
@@ -230,6 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       writesPerSecond: parsed.RATE_LIMIT_WRITES_PER_SECOND ?? 25,
     },
     logLevel: parsed.LOG_LEVEL ?? 'info',
+    logFormat: parsed.LOG_FORMAT ?? null,
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS ?? 1000,
+    embeddedRejoinWithinMs: parsed.EMBEDDED_REJOIN_WITHIN_MS ?? 30_000,
     bodyLimit: parsed.BODY_LIMIT ?? '10mb',
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
     seedDemoWorkspace: parsed.SEED_DEMO_WORKSPACE ?? true,

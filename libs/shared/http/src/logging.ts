@@ -3,17 +3,28 @@ import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
-/** JSON logs to stdout (or another descriptor: the CLI keeps stdout for its one JSON answer). */
-export function createLogger(level: string, fd: 1 | 2 = 1): Logger {
-  return pino(
-    {
-      level,
-      base: { service: 'workbase' },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-    },
-    pino.destination({ fd, sync: fd === 2 }),
-  );
+/** `json`: one JSON object per line, for collectors; `pretty`: short coloured lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT when set; otherwise pretty when the output is a terminal, JSON lines when it is not. */
+export function resolveLogFormat(configured: LogFormat | null, fd: 1 | 2 = 1): LogFormat {
+  return configured ?? ((fd === 1 ? process.stdout : process.stderr).isTTY ? 'pretty' : 'json');
+}
+
+/** Logs to stdout (or another descriptor: the CLI keeps stdout for its one JSON answer). */
+export function createLogger(level: string, fd: 1 | 2 = 1, format: LogFormat = 'json'): Logger {
+  const options = {
+    level,
+    base: { service: 'workbase' },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+  };
+  if (format === 'pretty') {
+    // Synchronous, in this thread: no transport worker to outlive a process.exit().
+    return pino(options, pinoPretty({ destination: fd, sync: true, colorize: Boolean((fd === 1 ? process.stdout : process.stderr).isTTY), translateTime: 'HH:MM:ss', ignore: 'pid,hostname,service,context,url,docs,database,worker' }));
+  }
+  return pino(options, pino.destination({ fd, sync: fd === 2 }));
 }
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -45,12 +56,15 @@ export function requestLogging(logger: Logger) {
   };
 }
 
+/** Nest's start-up chatter (a line per module and per route): useful when debugging, noise otherwise. */
+const BOOTSTRAP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
 /** Nest's own log lines (bootstrap, filters) through the same pino logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    this.write(context && BOOTSTRAP_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
   }
   error(message: unknown, ...rest: unknown[]): void {
     const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;

@@ -8,12 +8,19 @@ export interface DatabaseHandle {
   readonly url: string;
   readonly embedded: boolean;
   close(): Promise<void>;
+  /**
+   * Calls `onLost` when the database can no longer be followed: only for an embedded cluster that
+   * another process started, restarted elsewhere or gone for longer than `rejoinWithinMs`.
+   */
+  watch(onLost: (reason: string) => void, rejoinWithinMs?: number): () => void;
 }
 
 export interface OpenDatabaseOptions {
   readonly databaseUrl: string | null;
   readonly dataDir: string;
   readonly log?: (line: string) => void;
+  /** Lines for a person about first-start work that takes seconds. */
+  readonly progress?: (line: string) => void;
 }
 
 const APP_DATABASE = 'workbase';
@@ -24,16 +31,16 @@ const APP_DATABASE = 'workbase';
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    return { url: options.databaseUrl, embedded: false, close: async () => undefined };
+    return { url: options.databaseUrl, embedded: false, close: async () => undefined, watch: () => () => undefined };
   }
-  const cluster: RunningDatabase = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log });
+  const cluster: RunningDatabase = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log, progress: options.progress });
   try {
     await ensureDatabase(cluster.url, APP_DATABASE);
   } catch (error) {
     await cluster.stop();
     throw error;
   }
-  return { url: withDatabase(cluster.url, APP_DATABASE), embedded: true, close: () => cluster.stop() };
+  return { url: withDatabase(cluster.url, APP_DATABASE), embedded: true, close: () => cluster.stop(), watch: (onLost, within) => cluster.watch(onLost, within) };
 }
 
 export function withDatabase(url: string, database: string): string {
@@ -64,13 +71,14 @@ const MIGRATION_LOCK_KEY = 7_406_021_311;
  * Applies pending migrations, holding an advisory lock so that several API or worker processes
  * starting together do not race on the schema. Returns the names of the migrations applied.
  */
-export async function runMigrations(url: string): Promise<string[]> {
+export async function runMigrations(url: string, options: { progress?: (line: string) => void } = {}): Promise<string[]> {
   const lock = new Client({ connectionString: url });
   await lock.connect();
   const dataSource = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS, migrationsTransactionMode: 'all', logging: false });
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await dataSource.initialize();
+    if (options.progress && (await dataSource.showMigrations())) options.progress('applying database migrations');
     const applied = await dataSource.runMigrations({ transaction: 'all' });
     return applied.map((migration) => migration.name);
   } finally {

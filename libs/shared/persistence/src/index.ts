@@ -3,6 +3,7 @@ export * from './embedded-postgres';
 export * from './transaction-runner';
 export * from './event-outbox';
 export * from './persistence.module';
+export * from './distribution';
 export { MIGRATIONS } from './migrations';
 export * from './notification-listener';
 export * from './cache-invalidations';

@@ -1,0 +1,43 @@
+import type { AppConfig } from '@workbase/shared/config';
+import type { DatabaseHandle } from '@workbase/shared/persistence';
+import type { Logger } from 'pino';
+
+/** A process asked to stop is gone within this long (systemd's and Docker's defaults leave 10 s before SIGKILL). */
+export const SHUTDOWN_DEADLINE_MS = 9_000;
+
+/** Exit status when the embedded database this process joined cannot be followed (EX_TEMPFAIL: try again). */
+export const EXIT_DATABASE_LOST = 75;
+
+/** Resolves true when `work` settles within `ms`, false when the time runs out first (the work goes on). */
+export async function withinBudget(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work.then(() => true, () => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A process that joined the embedded cluster of another process follows that cluster's restarts on
+ * the same address (its pools reconnect); when it cannot (the cluster came back elsewhere, or not
+ * at all), it exits non-zero with the reason, for its supervisor to start it again, rather than
+ * logging connection errors forever.
+ */
+export function exitWhenDatabaseIsLost(database: DatabaseHandle, config: AppConfig, logger: Logger): void {
+  database.watch((reason) => {
+    logger.fatal(`${reason}; exiting with status ${EXIT_DATABASE_LOST} so that a supervisor starts this process again (it then joins or starts the cluster)`);
+    process.exit(EXIT_DATABASE_LOST);
+  }, config.embeddedRejoinWithinMs);
+}
+
+export function describeDatabase(database: DatabaseHandle, config: AppConfig): string {
+  if (!database.embedded) {
+    const url = new URL(database.url);
+    return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  }
+  return `embedded PostgreSQL in ${config.dataDir} (port ${new URL(database.url).port})`;
+}

@@ -1,0 +1,145 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
+import { FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
+
+interface Outcome {
+  readonly kind: 'response' | 'refused' | 'reset';
+  readonly status?: number;
+  readonly body?: string;
+  readonly error?: string;
+}
+
+/** One request on a keep-alive agent, classified: an answer, a refused connection (not accepted), or a reset (accepted, then dropped). */
+function send(agent: Agent, port: number, method: string, pathname: string, headers: Record<string, string>, body?: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, method, path: pathname, agent, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ kind: 'response', status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+      res.on('error', (error) => resolve({ kind: 'reset', error: String(error) }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ kind: error.code === 'ECONNREFUSED' ? 'refused' : 'reset', error: `${error.code}: ${error.message}` }));
+    req.end(body);
+  });
+}
+
+describe('graceful shutdown under load (SIGTERM to the process group)', () => {
+  let dataDir: string;
+  let server: ServiceProcess | undefined;
+  let rx: Receiver | undefined;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'workbase-shutdown-'));
+    chmodSync(dataDir, 0o755);
+  });
+  afterAll(async () => {
+    await killService(server);
+    await rx?.close();
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    if (existsSync(pidFile)) {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
+      } catch {
+        // gone
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers readiness 503 first, finishes accepted requests, loses no acknowledged write, delivers every event, and exits within 10 s', async () => {
+    const port = await freePort();
+    const env = {
+      ...FAST_WEBHOOK_ENV,
+      DATABASE_URL: undefined,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'info',
+      RUN_WORKER: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SHUTDOWN_DRAIN_MS: '500',
+      RATE_LIMIT_WRITES_PER_SECOND: '100000',
+      RATE_LIMIT_READS_PER_SECOND: '100000',
+    };
+    server = await startService('api', env, 120_000, { detached: true });
+    const token = /"demo_token":"(wb_[A-Za-z0-9_-]+)"/.exec(server.output())?.[1];
+    expect(token).toBeDefined();
+    const auth = { Authorization: `Bearer ${token}` };
+    // Every write records a record.created event: deliveries run in the same process while it stops.
+    rx = await startReceiver();
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const hook = await send(agent, port, 'POST', '/v2/webhooks', auth, JSON.stringify({ data: { target_url: rx.url, subscriptions: [{ event_type: 'record.created', filter: null }] } }));
+    expect(hook.status).toBe(200);
+
+    const acknowledged: string[] = [];
+    const failures: Outcome[] = [];
+    let refused = 0;
+    let stop = false;
+    const writer = async (writerIndex: number) => {
+      for (let i = 0; !stop; i++) {
+        const outcome = await send(agent, port, 'POST', '/v2/objects/companies/records', auth, JSON.stringify({ data: { values: { name: `Writer ${writerIndex} #${i}` } } }));
+        if (outcome.kind === 'refused') {
+          refused++;
+          return;
+        }
+        if (outcome.kind === 'reset' || (outcome.status ?? 0) >= 500 || outcome.status !== 200) {
+          failures.push(outcome);
+          continue;
+        }
+        acknowledged.push((JSON.parse(outcome.body!) as { data: { id: { record_id: string } } }).data.id.record_id);
+      }
+    };
+    const readiness: Array<{ at: number; status: number | 'refused' | 'reset' }> = [];
+    const poller = (async () => {
+      while (!stop) {
+        const outcome = await send(new Agent({ keepAlive: false }), port, 'GET', '/health/ready', {});
+        readiness.push({ at: Date.now(), status: outcome.kind === 'response' ? outcome.status! : outcome.kind });
+        if (outcome.kind === 'refused') return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    const writers = Array.from({ length: 8 }, (_, index) => writer(index));
+    await waitFor(() => acknowledged.length >= 40, 60_000, '40 acknowledged writes before SIGTERM');
+
+    const signalledAt = Date.now();
+    process.kill(-server.child.pid!, 'SIGTERM'); // the whole group, as systemd and a terminal do
+    const exit = await server.exited();
+    const exitedAfterMs = Date.now() - signalledAt;
+    stop = true;
+    await Promise.all([...writers, poller]);
+    agent.destroy();
+
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(exitedAfterMs).toBeLessThan(10_000);
+    expect(failures).toEqual([]);
+    expect(refused).toBeGreaterThan(0); // the writers ran into the closed server: the load lasted through the shutdown
+    // Readiness turned 503 after the signal and before the server stopped accepting connections.
+    const afterSignal = readiness.filter((probe) => probe.at >= signalledAt);
+    const first503 = afterSignal.findIndex((probe) => probe.status === 503);
+    const firstRefused = afterSignal.findIndex((probe) => probe.status === 'refused');
+    expect(first503).toBeGreaterThanOrEqual(0);
+    expect(firstRefused).toBeGreaterThan(first503);
+    expect(afterSignal.slice(first503, firstRefused).every((probe) => probe.status === 503)).toBe(true);
+    expect(server.output()).toMatch(/"msg":"stopped"/);
+    // The embedded cluster stopped cleanly: no postmaster left, its pid file removed by PostgreSQL itself.
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+
+    // Started again: every acknowledged write is there, and every one's event reaches the receiver.
+    server = await startService('api', env);
+    const missing: string[] = [];
+    const again = new Agent({ keepAlive: true });
+    for (const id of acknowledged) {
+      const found = await send(again, port, 'GET', `/v2/objects/companies/records/${id}`, auth);
+      if (found.status !== 200) missing.push(id);
+    }
+    expect(missing).toEqual([]);
+    const delivered = () => new Set(rx!.accepted.map((request) => (JSON.parse(request.body) as { events: { id: { record_id: string } }[] }).events[0].id.record_id));
+    await waitFor(() => acknowledged.every((id) => delivered().has(id)), 60_000, `delivery of ${acknowledged.length} events`);
+    again.destroy();
+    server.child.kill('SIGTERM');
+    expect(await server.exited()).toEqual({ code: 0, signal: null });
+  }, 300_000);
+});
