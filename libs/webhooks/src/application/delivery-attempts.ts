@@ -39,7 +39,8 @@ export class DeliveryAttempts {
     private readonly http: SafeHttpClient,
   ) {}
 
-  private get leaseSeconds(): number {
+  /** How long an unfinished attempt counts as in flight: the attempt timeout and some slack. */
+  get leaseSeconds(): number {
     return this.config.webhooks.deliveryTimeoutMs / 1000 + LEASE_SLACK_SECONDS;
   }
 

@@ -106,34 +106,48 @@ export class DeliveryQueue {
 
   /**
    * Takes up to `batchSize` due jobs, highest priority first, then oldest, but no more of one
-   * target than it has room for: `maxPerTarget` minus its attempts in flight (the larger of those
-   * recorded by every worker and `localInFlight`, this process's jobs under way, some of which
-   * have not written their attempt yet). Jobs of a busy target stay queued instead of being
-   * fetched only to be put back, so a target's backlog costs nothing while its cap is full.
+   * target than it has room for: none while its circuit is open or its probe is under way, one
+   * (the probe) once the probe is due, else `maxPerTarget` minus its attempts in flight (the larger
+   * of those recorded by every worker and `localInFlight`, this process's jobs under way, some of
+   * which have not written their attempt yet). A blocked target's jobs stay queued and out of the
+   * way instead of being fetched only to be put back: its backlog costs nothing while it waits.
    *
    * pg-boss's own fetch knows no such limit; this is its fetch statement (pg-boss 10.4.2
-   * `fetchNextJob`: the same order, state change and retry count) over a window of the
-   * `lookAhead` best due jobs, which is only read: just the chosen rows are locked. Cross-process races can still overshoot the cap by a little: the attempt's own
-   * check under the target's lock is the one that holds.
+   * `fetchNextJob`: the same order, state change and retry count) over the `lookAhead` best due
+   * jobs of targets with room, which are only read: just the chosen rows are locked. Processes
+   * racing can still overshoot a cap by a little; the attempt's own checks catch most of that.
    */
-  async fetch(batchSize: number, maxPerTarget: number, localInFlight: ReadonlyMap<string, number>, lookAhead = Math.max(100, batchSize * 8)): Promise<FetchedJob[]> {
+  async fetch(
+    batchSize: number,
+    limits: { readonly maxPerTarget: number; readonly probeLeaseSeconds: number },
+    localInFlight: ReadonlyMap<string, number>,
+    lookAhead = Math.max(100, batchSize * 8),
+  ): Promise<FetchedJob[]> {
     const { rows } = await this.boss.getDb().executeSql(
       `WITH local AS (
          SELECT key AS target, value::int AS n FROM jsonb_each_text($5::jsonb)
        ), in_flight AS (
          SELECT encode(target_hash, 'hex') AS target, count(*)::int AS n FROM webhook_delivery_attempts
          WHERE finished_at IS NULL AND lease_until > clock_timestamp() GROUP BY target_hash
+       ), circuits AS (
+         SELECT encode(target_hash, 'hex') AS target,
+           CASE WHEN open_until > clock_timestamp() OR probe_started_at > clock_timestamp() - make_interval(secs => $6) THEN 0 ELSE 1 END AS room
+         FROM webhook_targets WHERE open_until IS NOT NULL
+       ), room AS (
+         SELECT target, LEAST($4 - GREATEST(COALESCE(f.n, 0), COALESCE(l.n, 0)), COALESCE(c.room, $4)) AS room
+         FROM in_flight f FULL JOIN local l USING (target) FULL JOIN circuits c USING (target)
        ), candidates AS (
-         SELECT id, data->>'target' AS target, priority, created_on FROM ${SCHEMA}.job
-         WHERE name = $1 AND state < 'active' AND start_after < now()
-         ORDER BY priority DESC, created_on, id
+         SELECT j.id, j.data->>'target' AS target, j.priority, j.created_on FROM ${SCHEMA}.job j
+         WHERE j.name = $1 AND j.state < 'active' AND j.start_after < now()
+           AND NOT EXISTS (SELECT 1 FROM room r WHERE r.target = j.data->>'target' AND r.room <= 0)
+         ORDER BY j.priority DESC, j.created_on, j.id
          LIMIT $3
        ), ranked AS (
-         SELECT c.id, c.target, c.priority, c.created_on,
-           row_number() OVER (PARTITION BY c.target ORDER BY c.priority DESC, c.created_on, c.id) + GREATEST(COALESCE(f.n, 0), COALESCE(l.n, 0)) AS position
-         FROM candidates c LEFT JOIN in_flight f ON f.target = c.target LEFT JOIN local l ON l.target = c.target
+         SELECT c.id, c.target, c.priority, c.created_on, COALESCE(r.room, $4) AS room,
+           row_number() OVER (PARTITION BY c.target ORDER BY c.priority DESC, c.created_on, c.id) AS k
+         FROM candidates c LEFT JOIN room r ON r.target = c.target
        ), chosen AS (
-         SELECT id FROM ranked WHERE target IS NULL OR position <= $4 ORDER BY priority DESC, created_on, id LIMIT $2
+         SELECT id FROM ranked WHERE target IS NULL OR k <= room ORDER BY priority DESC, created_on, id LIMIT $2
        ), locked AS (
          -- Only the chosen rows are locked (the window is only read); one taken meanwhile by another
          -- worker is skipped, or no longer matches once its update is seen.
@@ -146,7 +160,7 @@ export class DeliveryQueue {
        FROM locked
        WHERE j.name = $1 AND j.id = locked.id AND j.state < 'active'
        RETURNING j.id, j.name, j.data, j.retry_count AS "retryCount"`,
-      [DELIVERY_QUEUE, batchSize, lookAhead, maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight))],
+      [DELIVERY_QUEUE, batchSize, lookAhead, limits.maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight)), limits.probeLeaseSeconds],
     );
     return rows as FetchedJob[];
   }

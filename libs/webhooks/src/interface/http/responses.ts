@@ -79,8 +79,8 @@ export class DeliveryResponse {
     nullable: true,
     enum: ['circuit_open', 'target_busy', 'rate_limited'],
     description:
-      'Why a pending delivery waits until `next_attempt_at` without an attempt: the target\'s circuit is open (it waits for the next probe), ' +
-      'the target already has its cap of attempts in flight, or its rate limit. null otherwise.',
+      'Why a pending delivery waits without an attempt: the target\'s circuit is open (it waits for the probe at `target.next_probe_at`), ' +
+      'the target already has its cap of attempts in flight, or its rate limit (until `next_attempt_at`). null otherwise.',
   })
   waiting_reason!: string | null;
   @ApiProperty({ format: 'date-time', description: 'When the event was committed' }) event_occurred_at!: string;
@@ -130,12 +130,16 @@ export class DeliveryEnvelope {
 }
 
 /**
- * `targetBusy`: the target has its cap of attempts in flight, so a pending delivery that is due
- * and waits for nothing else waits for a free place (its job stays queued until then).
+ * `target`: what holds the delivery's target now. A pending delivery that is due, has no attempt
+ * under way and was not put off for a reason of its own waits for it: its job stays queued while
+ * the target's circuit is open (`circuit_open`) or its attempts in flight are at the cap (`target_busy`).
  */
-export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptRow[], targetBusy = false): DeliveryResponse {
-  const due = row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at.getTime() <= Date.now();
-  const waiting = row.status !== 'pending' ? null : (row.waiting_reason ?? (due && targetBusy && !attempts.some((a) => a.outcome === 'in_progress') ? 'target_busy' : null));
+export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptRow[], target: { circuitOpen: boolean; busy: boolean } = { circuitOpen: false, busy: false }): DeliveryResponse {
+  const due = row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at.getTime() <= Date.now() && !attempts.some((a) => a.outcome === 'in_progress');
+  const held = target.circuitOpen ? 'circuit_open' : target.busy ? 'target_busy' : null;
+  // A reason stored when an attempt was put off holds until the time it was put off to.
+  const putOff = row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at.getTime() > Date.now() ? row.waiting_reason : null;
+  const waiting = due ? held : putOff;
   return {
     id: { workspace_id: row.workspace_id, webhook_id: row.webhook_id, delivery_id: row.id },
     event_type: row.event_type,
