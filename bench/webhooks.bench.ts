@@ -69,14 +69,17 @@ async function phases(url: string): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 
+  let runs = 0;
   const run = async (env: Record<string, string>, work: (ctx: Ctx) => Promise<void>) => {
+    // A path (a target) of its own per run: a target's pacing clock and rate bucket outlive a run.
+    const runTarget = `${target}/run-${++runs}`;
     const bench = await startBenchApp(url, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env });
     const { app } = bench;
     const workspaceFor = async (name: string) => {
       const workspace = name === 'main' ? bench : await createBenchWorkspace(app, name);
       const call = jsonClient(bench.baseUrl, workspace.token);
       return {
-        createHook: async (targetUrl = target) =>
+        createHook: async (targetUrl = runTarget) =>
           (await call<{ data: { id: { webhook_id: string } } }>('POST', '/v2/webhooks', { data: { target_url: targetUrl, subscriptions: [{ event_type: 'task.created', filter: null }] } })).data.id
             .webhook_id,
         commit: async (keys: string[]) => {
@@ -94,7 +97,7 @@ async function phases(url: string): Promise<void> {
     try {
       await app.get(WebhookWorker).start();
       const main = await workspaceFor('main');
-      await work({ ...main, workspace: workspaceFor, db: app.get(DataSource) });
+      await work({ ...main, workspace: workspaceFor, db: app.get(DataSource), target: runTarget });
     } finally {
       await bench.close();
     }
@@ -106,6 +109,8 @@ async function phases(url: string): Promise<void> {
   interface Ctx extends Tenant {
     workspace(name: string): Promise<Tenant>;
     db: DataSource;
+    /** This run's receiver URL (a path of the one receiver). */
+    target: string;
   }
   const waitAll = async (keys: string[], timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
@@ -137,10 +142,10 @@ async function phases(url: string): Promise<void> {
   });
 
   // (2) Throughput of a backlog fanned out to several endpoints, no rate limit in the way.
-  if (phase('throughput')) await run({ WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }, async ({ createHook, commit }) => {
+  if (phase('throughput')) await run({ WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }, async ({ createHook, commit, target: runTarget }) => {
     const hooks: string[] = [];
     // One receiver, one path (one target) per webhook: a target has at most WEBHOOK_MAX_IN_FLIGHT_PER_TARGET (4) attempts in flight.
-    for (let i = 0; i < WEBHOOKS; i++) hooks.push(await createHook(`${target}/${i}`));
+    for (let i = 0; i < WEBHOOKS; i++) hooks.push(await createHook(`${runTarget}/${i}`));
     const perHook = Math.ceil(THROUGHPUT_EVENTS / WEBHOOKS);
     const keys = Array.from({ length: perHook }, (_, i) => `tp-${i}`);
     const started = performance.now();
@@ -226,12 +231,12 @@ async function phases(url: string): Promise<void> {
     ['rate limit lifted', { WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }],
   ] as const) {
     if (!phase('fairness')) break;
-    await run(env, async ({ workspace, db }) => {
+    await run(env, async ({ workspace, db, target: runTarget }) => {
       const busy = await workspace('busy');
       const quiet = await workspace('quiet');
       // Two receivers (paths): one shared URL would rightly share one rate limit and one pacing clock.
-      const busyHook = await busy.createHook(`${target}/busy`);
-      const quietHook = await quiet.createHook(`${target}/quiet`);
+      const busyHook = await busy.createHook(`${runTarget}/busy`);
+      const quietHook = await quiet.createHook(`${runTarget}/quiet`);
       const keys = Array.from({ length: BACKLOG_EVENTS }, (_, i) => `backlog-${i}`);
       const committing = performance.now();
       for (let i = 0; i < keys.length; i += 500) await busy.commit(keys.slice(i, i + 500));
@@ -249,9 +254,11 @@ async function phases(url: string): Promise<void> {
       await waitAll([`${quietHook}/first`], 60_000);
       const latency = arrivals.get(`${quietHook}/first`)! - at;
       const deliveredAfter = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+      await sleep(3_000);
+      const deliveredLater = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
       say(
         `fairness (${label}): ${BACKLOG_EVENTS} events of workspace A committed in ${((committed - committing) / 1000).toFixed(1)} s and fanned out ${((fannedOut - committed) / 1000).toFixed(1)} s later ` +
-          `(${deliveredBefore} of them delivered by then); workspace B's first event: commit → received ${latency.toFixed(0)} ms (A delivered ${deliveredAfter} meanwhile)`,
+          `(${deliveredBefore} of them delivered by then); workspace B's first event: commit → received ${latency.toFixed(0)} ms (A delivered ${deliveredAfter} meanwhile, ${deliveredLater} 3 s later)`,
       );
     });
   }
