@@ -9,20 +9,33 @@
  *   (prints only; writes no results file)
  *
  * Phases: (1) latency, one event every 20 ms; (2) throughput, a backlog committed in transactions
- * of 100 events fanned out to BENCH_WEBHOOKS webhooks (all on the one receiver URL, whose per-target
- * rate limit is lifted); (3) the default per-target limit of 25/s on one endpoint. API, worker and receiver share this process.
+ * of 100 events fanned out to BENCH_WEBHOOKS webhooks (one receiver, a path, i.e. a target, per webhook;
+ * rate limit lifted, at most 4 attempts in flight per target); (3) the default per-target limit of 25/s on one endpoint; (4) isolation: a
+ * healthy target at BENCH_ISOLATION_RATE events/s (default 20) for BENCH_ISOLATION_SECONDS (default
+ * 30) alone, then again while, in the same run, one target hangs, one answers after 5 s and one
+ * answers 500, each receiving the same rate (default settings: 15 s timeout, cap 4, circuit after 5
+ * failures); (5) fairness: BENCH_BACKLOG_EVENTS (default 10,000) events of workspace A queued, then
+ * workspace B's first event, with the default rate limit and with it lifted.
+ * BENCH_ONLY=isolation,fairness (names: latency, throughput, ratelimit, isolation, fairness) runs some.
+ * API, worker and receivers share this process; receivers listen on 127.0.0.1 only.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
-import { jsonClient, startBenchApp, startBenchDatabase } from './support';
+import { DataSource } from 'typeorm';
+import { createBenchWorkspace, jsonClient, startBenchApp, startBenchDatabase } from './support';
 
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 300);
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_THROUGHPUT_EVENTS ?? 5000);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 4);
 const LIMITED_EVENTS = Number(process.env.BENCH_LIMITED_EVENTS ?? 100);
+const ISOLATION_RATE = Number(process.env.BENCH_ISOLATION_RATE ?? 20);
+const ISOLATION_SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 30);
+const BACKLOG_EVENTS = Number(process.env.BENCH_BACKLOG_EVENTS ?? 10_000);
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((name) => name.trim())) : null;
+const phase = (name: string) => !ONLY || ONLY.has(name);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -56,32 +69,48 @@ async function phases(url: string): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 
+  let runs = 0;
   const run = async (env: Record<string, string>, work: (ctx: Ctx) => Promise<void>) => {
+    // A path (a target) of its own per run: a target's pacing clock and rate bucket outlive a run.
+    const runTarget = `${target}/run-${++runs}`;
     const bench = await startBenchApp(url, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env });
-    const { app, workspaceId } = bench;
-    const call = jsonClient(bench.baseUrl, bench.token);
-    const createHook = async () =>
-      (await call<{ data: { id: { webhook_id: string } } }>('POST', '/v2/webhooks', { data: { target_url: target, subscriptions: [{ event_type: 'task.created', filter: null }] } })).data.id.webhook_id;
-    const commit = async (keys: string[]) => {
-      const events: DomainEvent[] = keys.map((key) => ({
-        eventType: 'task.created',
-        workspaceId,
-        id: { workspace_id: workspaceId, task_id: key },
-        actor: { type: 'api-token', id: null },
-      }));
-      await app.get(TransactionRunner).run(() => app.get(EventOutbox).record(...events));
-      return performance.now();
+    const { app } = bench;
+    const workspaceFor = async (name: string) => {
+      const workspace = name === 'main' ? bench : await createBenchWorkspace(app, name);
+      const call = jsonClient(bench.baseUrl, workspace.token);
+      return {
+        createHook: async (targetUrl = runTarget) =>
+          (await call<{ data: { id: { webhook_id: string } } }>('POST', '/v2/webhooks', { data: { target_url: targetUrl, subscriptions: [{ event_type: 'task.created', filter: null }] } })).data.id
+            .webhook_id,
+        commit: async (keys: string[]) => {
+          const events: DomainEvent[] = keys.map((key) => ({
+            eventType: 'task.created',
+            workspaceId: workspace.workspaceId,
+            id: { workspace_id: workspace.workspaceId, task_id: key },
+            actor: { type: 'api-token', id: null },
+          }));
+          await app.get(TransactionRunner).run(() => app.get(EventOutbox).record(...events));
+          return performance.now();
+        },
+      };
     };
     try {
       await app.get(WebhookWorker).start();
-      await work({ createHook, commit });
+      const main = await workspaceFor('main');
+      await work({ ...main, workspace: workspaceFor, db: app.get(DataSource), target: runTarget });
     } finally {
       await bench.close();
     }
   };
-  interface Ctx {
-    createHook(): Promise<string>;
+  interface Tenant {
+    createHook(targetUrl?: string): Promise<string>;
     commit(keys: string[]): Promise<number>;
+  }
+  interface Ctx extends Tenant {
+    workspace(name: string): Promise<Tenant>;
+    db: DataSource;
+    /** This run's receiver URL (a path of the one receiver). */
+    target: string;
   }
   const waitAll = async (keys: string[], timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
@@ -97,7 +126,7 @@ async function phases(url: string): Promise<void> {
   };
 
   // (1) Latency under light load.
-  await run({ WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }, async ({ createHook, commit }) => {
+  if (phase('latency')) await run({ WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }, async ({ createHook, commit }) => {
     const hook = await createHook();
     const latencies: number[] = [];
     const pending: Array<{ key: string; at: number }> = [];
@@ -113,9 +142,10 @@ async function phases(url: string): Promise<void> {
   });
 
   // (2) Throughput of a backlog fanned out to several endpoints, no rate limit in the way.
-  await run({ WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }, async ({ createHook, commit }) => {
+  if (phase('throughput')) await run({ WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }, async ({ createHook, commit, target: runTarget }) => {
     const hooks: string[] = [];
-    for (let i = 0; i < WEBHOOKS; i++) hooks.push(await createHook());
+    // One receiver, one path (one target) per webhook: a target has at most WEBHOOK_MAX_IN_FLIGHT_PER_TARGET (4) attempts in flight.
+    for (let i = 0; i < WEBHOOKS; i++) hooks.push(await createHook(`${runTarget}/${i}`));
     const perHook = Math.ceil(THROUGHPUT_EVENTS / WEBHOOKS);
     const keys = Array.from({ length: perHook }, (_, i) => `tp-${i}`);
     const started = performance.now();
@@ -138,7 +168,7 @@ async function phases(url: string): Promise<void> {
   });
 
   // (3) The default per-endpoint limit.
-  await run({}, async ({ createHook, commit }) => {
+  if (phase('ratelimit')) await run({}, async ({ createHook, commit }) => {
     const hook = await createHook();
     const keys = Array.from({ length: LIMITED_EVENTS }, (_, i) => `rl-${i}`);
     const started = performance.now();
@@ -151,8 +181,103 @@ async function phases(url: string): Promise<void> {
     say(`default rate limit (${LIMITED_EVENTS} events, 1 endpoint, 25/s, burst 25): steady ${rate} deliveries/s after the burst; all received ${((times[times.length - 1] - started) / 1000).toFixed(1)} s after commit`);
   });
 
+  // (4) Isolation: a healthy target beside a hanging, a slow (5 s) and a failing (500) one.
+  if (phase('isolation')) await run({}, async ({ createHook, commit, workspace }) => {
+    const hanging: ServerResponse[] = [];
+    const faulty = await Promise.all([
+      listen((_, res) => hanging.push(res)),
+      listen((_, res) => setTimeout(() => res.writeHead(200).end(), 5_000).unref()),
+      listen((_, res) => res.writeHead(500).end()),
+    ]);
+    try {
+      const healthyHook = await createHook();
+      const steady = async (seconds: number, tenants: Array<{ commit(keys: string[]): Promise<number> }>, prefix: string) => {
+        const sent: Array<{ key: string; at: number }> = [];
+        const interval = 1000 / ISOLATION_RATE;
+        const started = performance.now();
+        for (let i = 0; i < seconds * ISOLATION_RATE; i++) {
+          const due = started + i * interval;
+          if (due > performance.now()) await sleep(due - performance.now());
+          const [at] = await Promise.all(tenants.map((tenant, n) => tenant.commit([`${prefix}-${n}-${i}`])));
+          sent.push({ key: `${healthyHook}/${prefix}-0-${i}`, at });
+        }
+        await waitAll(sent.map((s) => s.key), 60_000);
+        return sent.map((s) => arrivals.get(s.key)! - s.at).sort((a, b) => a - b);
+      };
+      const describe = (latencies: number[]) =>
+        `p50 ${pct(latencies, 50).toFixed(0)} ms, p95 ${pct(latencies, 95).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms`;
+      const alone = await steady(ISOLATION_SECONDS, [{ commit }], 'alone');
+      say(`isolation, no fault (healthy target alone, ${ISOLATION_RATE} events/s for ${ISOLATION_SECONDS} s): ${describe(alone)}`);
+      const tenants = [{ commit }];
+      for (const [i, server] of faulty.entries()) {
+        const tenant = await workspace(`faulty${i}`);
+        await tenant.createHook(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+        tenants.push(tenant);
+      }
+      const withFaults = await steady(ISOLATION_SECONDS, tenants, 'faults');
+      say(
+        `isolation, faults (same run; + a hanging, a 5 s and a 500 target at ${ISOLATION_RATE} events/s each): healthy ${describe(withFaults)}; ` +
+          `p99 ratio faults/no-fault ${(pct(withFaults, 99) / pct(alone, 99)).toFixed(2)}`,
+      );
+    } finally {
+      for (const res of hanging) res.destroy();
+      await Promise.all(faulty.map(close));
+    }
+  });
+
+  // (5) Fairness: workspace A's backlog queued (fanned out), then workspace B's first event.
+  for (const [label, env] of [
+    ['default rate limit 25/s per target', {}],
+    ['rate limit lifted', { WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }],
+  ] as const) {
+    if (!phase('fairness')) break;
+    await run(env, async ({ workspace, db, target: runTarget }) => {
+      const busy = await workspace('busy');
+      const quiet = await workspace('quiet');
+      // Two receivers (paths): one shared URL would rightly share one rate limit and one pacing clock.
+      const busyHook = await busy.createHook(`${runTarget}/busy`);
+      const quietHook = await quiet.createHook(`${runTarget}/quiet`);
+      const keys = Array.from({ length: BACKLOG_EVENTS }, (_, i) => `backlog-${i}`);
+      const committing = performance.now();
+      for (let i = 0; i < keys.length; i += 500) await busy.commit(keys.slice(i, i + 500));
+      const committed = performance.now();
+      for (;;) {
+        const [row] = (await db.query(
+          `SELECT NOT EXISTS (SELECT 1 FROM event_outbox e, webhook_dispatch_cursor c WHERE c.consumer = 'webhooks' AND (e.tx_id, e.id) > (c.last_tx_id, c.last_event_id)) AS done`,
+        )) as Array<{ done: boolean }>;
+        if (row.done) break;
+        await sleep(20);
+      }
+      const fannedOut = performance.now();
+      const deliveredBefore = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+      const at = await quiet.commit(['first']);
+      await waitAll([`${quietHook}/first`], 60_000);
+      const latency = arrivals.get(`${quietHook}/first`)! - at;
+      const deliveredAfter = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+      await sleep(3_000);
+      const deliveredLater = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+      say(
+        `fairness (${label}): ${BACKLOG_EVENTS} events of workspace A committed in ${((committed - committing) / 1000).toFixed(1)} s and fanned out ${((fannedOut - committed) / 1000).toFixed(1)} s later ` +
+          `(${deliveredBefore} of them delivered by then); workspace B's first event: commit → received ${latency.toFixed(0)} ms (A delivered ${deliveredAfter} meanwhile, ${deliveredLater} 3 s later)`,
+      );
+    });
+  }
+
   say(`requests received in all: ${received} (deliveries: ${arrivals.size})`);
   server.close();
+
+  async function listen(handle: (req: unknown, res: ServerResponse) => void): Promise<Server> {
+    const faultyServer = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => handle(req, res));
+    });
+    await new Promise<void>((resolve) => faultyServer.listen(0, '127.0.0.1', resolve));
+    return faultyServer;
+  }
+  async function close(s: Server): Promise<void> {
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
 }
 
 main().catch((error) => {

@@ -19,15 +19,15 @@ const MAX_BUSY_WAIT_SECONDS = 30;
 const MAX_CIRCUIT_SPREAD_SECONDS = 30;
 
 type Outcome = AttemptRecord & { readonly retryAfter: string | undefined; readonly refused: boolean };
-type Gate = { readonly wait: { reason: WaitingReason; seconds: number } } | { readonly started: StartedAttempt; readonly probe: boolean } | { readonly done: true };
 
 /**
- * One HTTP attempt of a delivery. Before anything is sent, under a per-target lock and in one
- * transaction: the target's circuit (open: wait for the probe; due: this attempt is the probe), its
- * attempts in flight (at the cap: wait), a rate-limit token (none: wait), and the attempt row
- * written as started. A job that must wait is re-queued for later and its slot freed at once.
- * After the request: the outcome, the webhook's health, the target's circuit, the next attempt
- * and the job's completion commit together. Jobs are at-least-once: a job whose attempt was
+ * One HTTP attempt of a delivery. Before anything is sent: the target's circuit (open: wait for
+ * the probe; due: this attempt is the probe), its attempts in flight (at the cap: wait), a
+ * rate-limit token (none: wait), and the attempt row written as started. A job that must wait is
+ * re-queued for later and its slot freed at once (the re-queue, the log's reason and the job's
+ * completion commit together). After the request: the outcome, the webhook's health, the
+ * target's circuit, the next attempt and the job's completion commit together (a success in one
+ * statement). Jobs are at-least-once: a job whose attempt was
  * already recorded does nothing.
  */
 @Injectable()
@@ -39,7 +39,8 @@ export class DeliveryAttempts {
     private readonly http: SafeHttpClient,
   ) {}
 
-  private get leaseSeconds(): number {
+  /** How long an unfinished attempt counts as in flight: the attempt timeout and some slack. */
+  get leaseSeconds(): number {
     return this.config.webhooks.deliveryTimeoutMs / 1000 + LEASE_SLACK_SECONDS;
   }
 
@@ -47,72 +48,87 @@ export class DeliveryAttempts {
    * Runs one job. `wakeIn(seconds)` is told when the job was re-queued to wait, so that the
    * process looks for it again in time without waiting for its poll.
    */
-  async attempt(queue: DeliveryQueue, job: { id: string; data: DeliveryJob }, wakeIn: (seconds: number) => void = () => undefined): Promise<void> {
+  async attempt(queue: DeliveryQueue, job: { id: string; data: DeliveryJob; retryCount?: number }, wakeIn: (seconds: number) => void = () => undefined): Promise<void> {
     const { data } = job;
     const delivery = await this.store.findForAttempt(data.workspaceId, data.deliveryId);
-    const gate = await this.transactions.run(async (manager): Promise<Gate> => {
-      if (!delivery || delivery.status !== 'pending' || delivery.attempts >= data.attempt) {
-        await queue.complete(manager, job.id);
-        return { done: true };
-      }
-      if (delivery.webhook_status === 'inactive') {
-        await this.store.cancel(data.workspaceId, data.deliveryId, 'webhook is inactive');
-        await queue.complete(manager, job.id);
-        return { done: true };
-      }
-      const target = rateTargetKey(delivery.target_url);
-      await this.store.lockTarget(target);
-      await this.store.markInterruptedAttempts(data.workspaceId, data.deliveryId);
-      const ready = await this.readiness(target, data.deferrals ?? 0);
-      if ('reason' in ready) {
-        await this.store.markWaiting(data.workspaceId, data.deliveryId, ready.reason, ready.seconds);
-        await queue.enqueue(manager, [{ data: { ...data, deferrals: (data.deferrals ?? 0) + 1 }, startAfterSeconds: ready.seconds }]);
-        await queue.complete(manager, job.id);
-        return { wait: ready };
-      }
-      if (ready.probe) await this.store.claimProbe(target);
-      return { started: await this.store.startAttempt(data.workspaceId, data.deliveryId, 'automatic', target, this.leaseSeconds), probe: ready.probe };
-    });
-    if ('done' in gate) return;
-    if ('wait' in gate) {
-      wakeIn(gate.wait.seconds);
+    if (!delivery || delivery.status !== 'pending' || delivery.attempts >= data.attempt) {
+      await this.transactions.run((manager) => queue.complete(manager, job.id));
       return;
     }
-    const outcome = await this.send(delivery!, new Date());
-    await this.finish(queue, job, delivery!, gate.started, gate.probe, outcome);
+    if (delivery.webhook_status === 'inactive') {
+      await this.transactions.run(async (manager) => {
+        await this.store.cancel(data.workspaceId, data.deliveryId, 'webhook is inactive');
+        await queue.complete(manager, job.id);
+      });
+      return;
+    }
+    const target = rateTargetKey(delivery.target_url);
+    // Only a job pg-boss hands out again (its run died or failed) can find an attempt of its own unfinished.
+    if (job.retryCount) await this.store.markInterruptedAttempts(data.workspaceId, data.deliveryId);
+    const ready = await this.readiness(target, data.deferrals ?? 0);
+    if ('reason' in ready) {
+      await this.transactions.run(async (manager) => {
+        await this.store.markWaiting(data.workspaceId, data.deliveryId, ready.reason, ready.seconds);
+        await queue.enqueue(manager, [{ data: { ...data, deferrals: (data.deferrals ?? 0) + 1, target: target.toString('hex') }, startAfterSeconds: ready.seconds }]);
+        await queue.complete(manager, job.id);
+      });
+      wakeIn(ready.seconds);
+      return;
+    }
+    const started = await this.store.startAttempt(data.workspaceId, data.deliveryId, 'automatic', target, this.leaseSeconds);
+    const outcome = await this.send(delivery, new Date());
+    await this.finish(queue, job, delivery, { started, probe: ready.probe, targetFailing: ready.failing }, outcome);
   }
 
   /**
    * Whether an attempt may start on the target now (and whether it is the circuit's probe), or
-   * why and how long it waits. Called under the target's lock; takes a rate-limit token when it
-   * says go.
+   * why and how long it waits; takes a rate-limit token when it says go. The cap is checked
+   * without a lock: fetch already leaves a busy target's jobs queued, and this check only catches
+   * what several processes fetched at once (two racing here may both go: across processes the
+   * cap is soft by that much). The probe is claimed atomically: one attempt probes.
    */
-  private async readiness(target: Buffer, deferrals: number): Promise<{ probe: boolean } | { reason: WaitingReason; seconds: number }> {
+  private async readiness(target: Buffer, deferrals: number): Promise<{ probe: boolean; failing: boolean } | { reason: WaitingReason; seconds: number }> {
     const { maxInFlightPerTarget, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
-    const circuit = await this.store.circuitOf(target, this.leaseSeconds);
+    const { circuit, inFlight, firstEndsIn } = await this.store.targetState(target, this.leaseSeconds);
     let probe = false;
+    const spread = () => Math.random() * Math.min(circuit?.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS);
     if (circuit && circuit.opens_in !== null) {
-      const spread = Math.random() * Math.min(circuit.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS);
-      if (circuit.opens_in > 0) return { reason: 'circuit_open', seconds: circuit.opens_in + spread };
-      if (circuit.probing) return { reason: 'circuit_open', seconds: 0.5 + spread };
+      if (circuit.opens_in > 0) return { reason: 'circuit_open', seconds: circuit.opens_in + spread() };
+      if (circuit.probing) return { reason: 'circuit_open', seconds: 0.5 + spread() };
       probe = true;
     }
-    const inFlight = await this.store.inFlight(target);
-    if (inFlight.count >= maxInFlightPerTarget) {
+    if (inFlight >= maxInFlightPerTarget) {
       // Unknown when an attempt ends (at the latest when its lease does): back off, with jitter.
-      const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(inFlight.firstEndsIn, 0.05));
+      const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(firstEndsIn, 0.05));
       return { reason: 'target_busy', seconds: backoff * (0.5 + Math.random()) };
     }
+    if (probe && !(await this.store.claimProbe(target, this.leaseSeconds))) return { reason: 'circuit_open', seconds: 0.5 + spread() };
     const tokenWait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
-    if (tokenWait > 0) return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
-    return { probe };
+    if (tokenWait > 0) {
+      if (probe) await this.store.releaseProbe(target);
+      return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
+    }
+    return { probe, failing: (circuit?.consecutive_failures ?? 0) > 0 };
   }
 
-  private async finish(queue: DeliveryQueue, job: { id: string; data: DeliveryJob }, delivery: DeliveryToAttempt, started: StartedAttempt, probe: boolean, outcome: Outcome): Promise<void> {
+  private async finish(
+    queue: DeliveryQueue,
+    job: { id: string; data: DeliveryJob },
+    delivery: DeliveryToAttempt,
+    { started, probe, targetFailing }: { started: StartedAttempt; probe: boolean; targetFailing: boolean },
+    outcome: Outcome,
+  ): Promise<void> {
     const { data } = job;
     const { webhooks } = this.config;
     const target = rateTargetKey(delivery.target_url);
     const targetFailed = (outcome.statusCode === null && !outcome.refused) || (outcome.statusCode !== null && outcome.statusCode >= 500);
+    if (outcome.succeeded) {
+      // The common case in one statement: the attempt, the delivery and the job's completion.
+      const recorded = await this.store.recordSuccess(data.workspaceId, data.deliveryId, started.id, data.attempt, outcome, job.id);
+      if (recorded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
+      if (targetFailing) await this.store.recordTargetAnswered(target);
+      return;
+    }
     const recorded = await this.transactions
       .run(async (manager) => {
         await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
@@ -132,7 +148,7 @@ export class DeliveryAttempts {
         if (!(await this.store.recordAutomaticOutcome(data.workspaceId, data.deliveryId, data.attempt, outcome, { status, nextAttemptAt }))) {
           throw new StaleAttempt(); // another worker recorded this attempt meanwhile: undo our health change too
         }
-        if (outcome.succeeded) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
+        if (outcome.succeeded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
         if (targetFailed) {
           await this.store.recordTargetFailure(target, {
             threshold: webhooks.circuitFailures,
@@ -140,11 +156,12 @@ export class DeliveryAttempts {
             maxOpenSeconds: webhooks.circuitMaxOpenMs / 1000,
             probe,
           });
-        } else if (outcome.statusCode !== null) {
+        } else if (outcome.statusCode !== null && targetFailing) {
           await this.store.recordTargetAnswered(target);
         }
         if (delay !== null) {
-          await queue.enqueue(manager, [{ data: { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority }, startAfterSeconds: delay }]);
+          const next = { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority, target: target.toString('hex') };
+          await queue.enqueue(manager, [{ data: next, startAfterSeconds: delay }]);
         }
         await queue.complete(manager, job.id);
         return true;

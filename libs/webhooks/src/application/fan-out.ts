@@ -73,7 +73,10 @@ export class FanOut {
         manager,
         deliveries
           .filter((d) => inserted.has(d.id))
-          .map((d) => ({ data: { workspaceId: d.workspaceId, deliveryId: d.id, attempt: 1, priority: priorities.get(d.id) }, startAfterSeconds: d.startAfterSeconds })),
+          .map((d) => ({
+            data: { workspaceId: d.workspaceId, deliveryId: d.id, attempt: 1, priority: priorities.get(d.id), target: rateTargetKey(d.target).toString('hex') },
+            startAfterSeconds: d.startAfterSeconds,
+          })),
       );
       const last = events[events.length - 1];
       await this.store.advanceCursor(last.tx_id, last.id);

@@ -65,17 +65,27 @@ export class WebhookWorker implements OnModuleDestroy {
     await queue.start();
     this.queue = queue;
     this.running = true;
+    // This process's jobs under way per target: fetch leaves a target's jobs queued while its cap is full.
+    const underWay = new Map<string, number>();
     const slots = new DeliverySlots<FetchedJob>({
       slots: webhooks.workerConcurrency,
       pollIntervalMs: POLLING_INTERVAL_MS,
-      fetch: (count) => queue.fetch(count),
+      fetch: (count) => queue.fetch(count, { maxPerTarget: webhooks.maxInFlightPerTarget, probeLeaseSeconds: this.attempts.leaseSeconds }, underWay),
       run: async (job) => {
+        const target = job.data.target;
+        if (target) underWay.set(target, (underWay.get(target) ?? 0) + 1);
         try {
           await this.attempts.attempt(queue, job, (seconds) => slots.wakeIn(seconds));
         } catch (error) {
           // Unexpected (the database, most likely): pg-boss retries the job with backoff.
           await queue.fail(job.id, error as Error).catch(() => undefined);
           throw error;
+        } finally {
+          if (target) {
+            const left = (underWay.get(target) ?? 1) - 1;
+            if (left > 0) underWay.set(target, left);
+            else underWay.delete(target);
+          }
         }
       },
       onError: (error) => {

@@ -28,6 +28,8 @@ export const REFUSED_SPELLINGS: readonly AddressSpelling[] = [
   spelling('http://[0:0:0:0:0:0:0:1]/hook', '0:0:0:0:0:0:0:1', 'private', /loopback/),
   spelling('http://[::ffff:127.0.0.1]/hook', '::ffff:127.0.0.1', 'private', /loopback \(IPv4-mapped 127\.0\.0\.1\)/),
   spelling('http://[::ffff:7f00:1]/hook', '::ffff:7f00:1', 'private', /loopback \(IPv4-mapped/),
+  // As a URL host this is ::7f00:1 (IPv4-compatible); ipaddr.js reads the text '::127.0.0.1' as
+  // IPv4-mapped. Either way it is the loopback address it carries.
   spelling('http://[::127.0.0.1]/hook', '::127.0.0.1', 'private', /loopback \(IPv4-(compatible|mapped)/),
   spelling('http://[::ffff:0:7f00:1]/hook', '::ffff:0:7f00:1', 'private', /loopback \(IPv4-translated/),
   spelling('http://[2002:7f00:1::1]/hook', '2002:7f00:1::1', 'private', /loopback \(6to4 127\.0\.0\.1\)/),

@@ -6,6 +6,15 @@ import { rowsOf } from './sql-rows';
 export const JOBS_CHANNEL = 'workbase_webhook_jobs';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
+/** pg-boss's schema (its default). */
+const SCHEMA = 'pgboss';
+
+/**
+ * pg-boss 10.4.2's completion of one active job (`completeJobs`), as an SQL fragment, so that a
+ * statement of ours can complete the job with what it records.
+ */
+export const COMPLETE_JOB_SQL = (nameParam: string, idParam: string) =>
+  `UPDATE ${SCHEMA}.job SET completed_on = now(), state = 'completed', output = NULL WHERE name = ${nameParam} AND id = ${idParam}::uuid AND state = 'active' RETURNING 1`;
 
 /** One job = one automatic attempt of one delivery. */
 export interface DeliveryJob {
@@ -19,9 +28,11 @@ export interface DeliveryJob {
   readonly priority?: number;
   /** How many times this attempt has already waited for its target (backs the next wait off). */
   readonly deferrals?: number;
+  /** Hex of the target's key (`rateTargetKey`) when the job was made: fetch takes few enough per target. */
+  readonly target?: string;
 }
 
-export type FetchedJob = PgBoss.Job<DeliveryJob>;
+export type FetchedJob = PgBoss.Job<DeliveryJob> & { readonly retryCount: number };
 
 export interface DeliveryQueueOptions {
   readonly connectionString: string;
@@ -95,9 +106,65 @@ export class DeliveryQueue {
     if (jobs.some((job) => !job.startAfterSeconds)) await manager.query(`SELECT pg_notify($1, '')`, [JOBS_CHANNEL]);
   }
 
-  /** Takes up to `batchSize` due jobs, highest priority first, then oldest. */
-  async fetch(batchSize: number): Promise<FetchedJob[]> {
-    return ((await this.boss.fetch<DeliveryJob>(DELIVERY_QUEUE, { batchSize })) ?? []) as FetchedJob[];
+  /**
+   * Takes up to `batchSize` due jobs, highest priority first, then oldest, but no more of one
+   * target than it has room for: none while its circuit is open or its probe is under way, one
+   * (the probe) once the probe is due, else `maxPerTarget` minus its attempts in flight (the larger
+   * of those recorded by every worker and `localInFlight`, this process's jobs under way, some of
+   * which have not written their attempt yet). A blocked target's jobs stay queued and out of the
+   * way instead of being fetched only to be put back: its backlog costs nothing while it waits.
+   *
+   * pg-boss's own fetch knows no such limit; this is its fetch statement (pg-boss 10.4.2
+   * `fetchNextJob`: the same order, state change and retry count) over the `lookAhead` best due
+   * jobs of targets with room, which are only read: just the chosen rows are locked. Processes
+   * racing can still overshoot a cap by a little; the attempt's own checks catch most of that.
+   */
+  async fetch(
+    batchSize: number,
+    limits: { readonly maxPerTarget: number; readonly probeLeaseSeconds: number },
+    localInFlight: ReadonlyMap<string, number>,
+    lookAhead = Math.max(100, batchSize * 8),
+  ): Promise<FetchedJob[]> {
+    const { rows } = await this.boss.getDb().executeSql(
+      `WITH local AS (
+         SELECT key AS target, value::int AS n FROM jsonb_each_text($5::jsonb)
+       ), in_flight AS (
+         SELECT encode(target_hash, 'hex') AS target, count(*)::int AS n FROM webhook_delivery_attempts
+         WHERE finished_at IS NULL AND lease_until > clock_timestamp() GROUP BY target_hash
+       ), circuits AS (
+         SELECT encode(target_hash, 'hex') AS target,
+           CASE WHEN open_until > clock_timestamp() OR probe_started_at > clock_timestamp() - make_interval(secs => $6) THEN 0 ELSE 1 END AS room
+         FROM webhook_targets WHERE open_until IS NOT NULL
+       ), room AS (
+         SELECT target, LEAST($4 - GREATEST(COALESCE(f.n, 0), COALESCE(l.n, 0)), COALESCE(c.room, $4)) AS room
+         FROM in_flight f FULL JOIN local l USING (target) FULL JOIN circuits c USING (target)
+       ), candidates AS (
+         SELECT j.id, j.data->>'target' AS target, j.priority, j.created_on FROM ${SCHEMA}.job j
+         WHERE j.name = $1 AND j.state < 'active' AND j.start_after < now()
+           AND NOT EXISTS (SELECT 1 FROM room r WHERE r.target = j.data->>'target' AND r.room <= 0)
+         ORDER BY j.priority DESC, j.created_on, j.id
+         LIMIT $3
+       ), ranked AS (
+         SELECT c.id, c.target, c.priority, c.created_on, COALESCE(r.room, $4) AS room,
+           row_number() OVER (PARTITION BY c.target ORDER BY c.priority DESC, c.created_on, c.id) AS k
+         FROM candidates c LEFT JOIN room r ON r.target = c.target
+       ), chosen AS (
+         SELECT id FROM ranked WHERE target IS NULL OR k <= room ORDER BY priority DESC, created_on, id LIMIT $2
+       ), locked AS (
+         -- Only the chosen rows are locked (the window is only read); one taken meanwhile by another
+         -- worker is skipped, or no longer matches once its update is seen.
+         SELECT j.id FROM ${SCHEMA}.job j JOIN chosen ON chosen.id = j.id WHERE j.name = $1 AND j.state < 'active' FOR UPDATE OF j SKIP LOCKED
+       )
+       UPDATE ${SCHEMA}.job j SET
+         state = 'active',
+         started_on = now(),
+         retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
+       FROM locked
+       WHERE j.name = $1 AND j.id = locked.id AND j.state < 'active'
+       RETURNING j.id, j.name, j.data, j.retry_count AS "retryCount"`,
+      [DELIVERY_QUEUE, batchSize, lookAhead, limits.maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight)), limits.probeLeaseSeconds],
+    );
+    return rows as FetchedJob[];
   }
 
   /** Completes a job inside the caller's transaction, so it ends with what the job did. */

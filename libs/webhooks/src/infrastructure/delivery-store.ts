@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { COMPLETE_JOB_SQL, DELIVERY_QUEUE } from './delivery-queue';
 import { rowsOf } from './sql-rows';
 import type { Subscription, WebhookStatus } from '../domain/webhook';
 
@@ -45,6 +46,8 @@ export interface DeliveryToAttempt {
   target_url: string;
   secret: string;
   webhook_status: WebhookStatus;
+  /** The webhook's failed attempts in a row (a success has something to reset only when > 0). */
+  webhook_failures: number;
 }
 
 export interface AttemptRecord {
@@ -58,8 +61,8 @@ export type WaitingReason = 'circuit_open' | 'target_busy' | 'rate_limited';
 
 export interface TargetCircuit {
   consecutive_failures: number;
-  failing_since: Date | null;
-  open_until: Date | null;
+  failing_since: string | null;
+  open_until: string | null;
   open_seconds: number | null;
   /** Seconds until the circuit lets a probe through (<= 0: due); null when closed. */
   opens_in: number | null;
@@ -74,8 +77,6 @@ export interface StartedAttempt {
 
 const CONSUMER = 'webhooks';
 
-/** The first 8 bytes of a target key as the bigint of a transaction-level advisory lock. */
-const TARGET_LOCK = `('x' || encode(substring($1::bytea from 1 for 8), 'hex'))::bit(64)::bigint`;
 
 /** The worker's SQL: the fan-out cursor, deliveries, attempts and endpoint health. */
 @Injectable()
@@ -155,7 +156,8 @@ export class DeliveryStore {
 
   async findForAttempt(workspaceId: string, deliveryId: string): Promise<DeliveryToAttempt | null> {
     const [row] = await this.query<DeliveryToAttempt>(
-      `SELECT d.workspace_id, d.id, d.webhook_id, d.body, d.status, d.attempts, w.target_url, w.secret, w.status AS webhook_status
+      `SELECT d.workspace_id, d.id, d.webhook_id, d.body, d.status, d.attempts, w.target_url, w.secret, w.status AS webhook_status,
+         w.consecutive_failures AS webhook_failures
        FROM webhook_deliveries d JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id
        WHERE d.workspace_id = $1 AND d.id = $2`,
       [workspaceId, deliveryId],
@@ -195,11 +197,6 @@ export class DeliveryStore {
     );
   }
 
-  /** Serialises, until the transaction ends, every worker's decision to start an attempt on this target. */
-  async lockTarget(target: Buffer): Promise<void> {
-    await this.query(`SELECT pg_advisory_xact_lock(${TARGET_LOCK})`, [target]);
-  }
-
   /**
    * A job that runs again for a delivery whose earlier run left an attempt unfinished: that run
    * died (pg-boss handed the job out again once it expired), so its attempt was interrupted.
@@ -213,30 +210,66 @@ export class DeliveryStore {
     return rows.length;
   }
 
-  async circuitOf(target: Buffer, probeLeaseSeconds: number): Promise<TargetCircuit | null> {
-    const [row] = await this.query<TargetCircuit>(
-      `SELECT consecutive_failures, failing_since, open_until, open_seconds,
-         EXTRACT(EPOCH FROM open_until - clock_timestamp())::float8 AS opens_in,
-         COALESCE(probe_started_at > clock_timestamp() - make_interval(secs => $2), false) AS probing
-       FROM webhook_targets WHERE target_hash = $1`,
+  /**
+   * What decides whether an attempt may start on a target, in one round trip: its circuit (null
+   * when it has no row: closed, no failures) and its attempts in flight (started, unfinished,
+   * lease running) with the seconds until the first lease ends.
+   */
+  async targetState(target: Buffer, probeLeaseSeconds: number): Promise<{ circuit: TargetCircuit | null; inFlight: number; firstEndsIn: number }> {
+    const [row] = await this.query<{ circuit: TargetCircuit | null; in_flight: number; first_ends_in: number | null }>(
+      `SELECT
+         (SELECT jsonb_build_object(
+            'consecutive_failures', consecutive_failures, 'failing_since', failing_since, 'open_until', open_until, 'open_seconds', open_seconds,
+            'opens_in', EXTRACT(EPOCH FROM open_until - clock_timestamp())::float8,
+            'probing', COALESCE(probe_started_at > clock_timestamp() - make_interval(secs => $2), false))
+          FROM webhook_targets WHERE target_hash = $1) AS circuit,
+         count(*)::int AS in_flight,
+         EXTRACT(EPOCH FROM min(lease_until) - clock_timestamp())::float8 AS first_ends_in
+       FROM webhook_delivery_attempts WHERE target_hash = $1 AND finished_at IS NULL AND lease_until > clock_timestamp()`,
       [target, probeLeaseSeconds],
     );
-    return row ? { ...row, opens_in: row.opens_in === null ? null : Number(row.opens_in) } : null;
+    return { circuit: row.circuit, inFlight: row.in_flight, firstEndsIn: Number(row.first_ends_in ?? 0) };
   }
 
-  async claimProbe(target: Buffer): Promise<void> {
-    await this.query(`UPDATE webhook_targets SET probe_started_at = clock_timestamp(), updated_at = clock_timestamp() WHERE target_hash = $1`, [target]);
-  }
-
-  /** Attempts in flight to a target (started, unfinished, lease running) and the seconds until the first lease ends. */
-  async inFlight(target: Buffer): Promise<{ count: number; firstEndsIn: number }> {
-    const [row] = await this.query<{ count: string; first_ends_in: number | null }>(
-      `SELECT count(*) AS count, EXTRACT(EPOCH FROM min(lease_until) - clock_timestamp())::float8 AS first_ends_in
-       FROM webhook_delivery_attempts WHERE target_hash = $1 AND finished_at IS NULL AND lease_until > clock_timestamp()`,
-      [target],
+  /** Claims the probe of an open circuit that is due; false when another attempt has it. */
+  async claimProbe(target: Buffer, probeLeaseSeconds: number): Promise<boolean> {
+    const rows = await this.query<{ n: number }>(
+      `UPDATE webhook_targets SET probe_started_at = clock_timestamp(), updated_at = clock_timestamp()
+       WHERE target_hash = $1 AND open_until <= clock_timestamp()
+         AND (probe_started_at IS NULL OR probe_started_at <= clock_timestamp() - make_interval(secs => $2))
+       RETURNING 1 AS n`,
+      [target, probeLeaseSeconds],
     );
-    return { count: Number(row.count), firstEndsIn: Number(row.first_ends_in ?? 0) };
+    return rows.length > 0;
   }
+
+  async releaseProbe(target: Buffer): Promise<void> {
+    await this.query(`UPDATE webhook_targets SET probe_started_at = NULL WHERE target_hash = $1`, [target]);
+  }
+
+  /**
+   * A successful automatic attempt, in one statement: the attempt row finished, the delivery
+   * succeeded (unless another worker recorded this attempt: optimistic on `attempts`) and the job
+   * completed. Returns whether the delivery was recorded by this call.
+   */
+  async recordSuccess(workspaceId: string, deliveryId: string, attemptId: string, attempt: number, record: AttemptRecord, jobId: string): Promise<boolean> {
+    const [row] = await this.query<{ recorded: boolean }>(
+      `WITH finished AS (
+         UPDATE webhook_delivery_attempts SET finished_at = clock_timestamp(), duration_ms = $4, status_code = $5, error = NULL, succeeded = true
+         WHERE workspace_id = $1 AND delivery_id = $2 AND id = $3::bigint RETURNING 1
+       ), delivered AS (
+         UPDATE webhook_deliveries SET attempts = $6, status = 'succeeded', next_attempt_at = NULL, last_status_code = $5, last_error = NULL,
+           waiting_reason = NULL, completed_at = clock_timestamp()
+         WHERE workspace_id = $1 AND id = $2 AND attempts = $6 - 1 AND status = 'pending' RETURNING 1
+       ), completed AS (
+         ${COMPLETE_JOB_SQL('$7', '$8')}
+       )
+       SELECT EXISTS (SELECT 1 FROM delivered) AS recorded`,
+      [workspaceId, deliveryId, attemptId, record.durationMs, record.statusCode, attempt, DELIVERY_QUEUE, jobId],
+    );
+    return row.recorded;
+  }
+
 
   /** Writes an attempt as started, before its request is sent; it is in flight until `finishAttempt`. */
   async startAttempt(workspaceId: string, deliveryId: string, trigger: 'automatic' | 'replay', target: Buffer, leaseSeconds: number): Promise<StartedAttempt> {

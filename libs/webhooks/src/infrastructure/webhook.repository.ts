@@ -46,12 +46,13 @@ export interface AttemptRow {
   outcome: AttemptOutcome;
 }
 
-/** A target's circuit as the delivery log shows it. */
-export interface CircuitRow {
-  state: 'closed' | 'open' | 'half_open';
+/** A target's circuit and attempts in flight, as the delivery log shows them. */
+export interface TargetStateRow {
+  circuit_state: 'closed' | 'open' | 'half_open';
   consecutive_failures: number;
   failing_since: Date | null;
   next_probe_at: Date | null;
+  attempts_in_flight: number;
 }
 
 const WEBHOOK_COLUMNS = 'workspace_id, id, target_url, subscriptions, status, created_at';
@@ -159,14 +160,20 @@ export class WebhookRepository {
     );
   }
 
-  /** The circuit of the target a webhook posts to (`target` = `rateTargetKey` of its URL); closed when there is no row. */
-  async targetCircuit(target: Buffer): Promise<CircuitRow> {
-    const [row] = await this.query<CircuitRow>(
-      `SELECT CASE WHEN open_until IS NULL THEN 'closed' WHEN open_until > clock_timestamp() THEN 'open' ELSE 'half_open' END AS state,
-         consecutive_failures, failing_since, open_until AS next_probe_at
-       FROM webhook_targets WHERE target_hash = $1`,
+  /**
+   * The target a webhook posts to (`target` = `rateTargetKey` of its URL): its circuit (closed
+   * when it has no row) and its attempts in flight, from every workspace posting to it.
+   */
+  async targetState(target: Buffer): Promise<TargetStateRow> {
+    const [row] = await this.query<TargetStateRow>(
+      `SELECT COALESCE((SELECT CASE WHEN open_until IS NULL THEN 'closed' WHEN open_until > clock_timestamp() THEN 'open' ELSE 'half_open' END
+                        FROM webhook_targets WHERE target_hash = $1), 'closed') AS circuit_state,
+         COALESCE((SELECT consecutive_failures FROM webhook_targets WHERE target_hash = $1), 0) AS consecutive_failures,
+         (SELECT failing_since FROM webhook_targets WHERE target_hash = $1) AS failing_since,
+         (SELECT open_until FROM webhook_targets WHERE target_hash = $1) AS next_probe_at,
+         (SELECT count(*)::int FROM webhook_delivery_attempts WHERE target_hash = $1 AND finished_at IS NULL AND lease_until > clock_timestamp()) AS attempts_in_flight`,
       [target],
     );
-    return row ?? { state: 'closed', consecutive_failures: 0, failing_since: null, next_probe_at: null };
+    return row;
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Webhook } from '../../domain/webhook';
-import type { AttemptRow, CircuitRow, DeliveryRow } from '../../infrastructure/webhook.repository';
+import type { AttemptRow, DeliveryRow, TargetStateRow } from '../../infrastructure/webhook.repository';
 
 export class WebhookIdResponse {
   @ApiProperty({ format: 'uuid' }) workspace_id!: string;
@@ -79,8 +79,8 @@ export class DeliveryResponse {
     nullable: true,
     enum: ['circuit_open', 'target_busy', 'rate_limited'],
     description:
-      'Why a pending delivery waits until `next_attempt_at` without an attempt: the target\'s circuit is open (it waits for the next probe), ' +
-      'the target already has its cap of attempts in flight, or its rate limit. null otherwise.',
+      'Why a pending delivery waits without an attempt: the target\'s circuit is open (it waits for the probe at `target.next_probe_at`), ' +
+      'the target already has its cap of attempts in flight, or its rate limit (until `next_attempt_at`). null otherwise.',
   })
   waiting_reason!: string | null;
   @ApiProperty({ format: 'date-time', description: 'When the event was committed' }) event_occurred_at!: string;
@@ -94,29 +94,34 @@ export class DeliveryPagination {
   @ApiPropertyOptional({ nullable: true, type: String }) next_cursor!: string | null;
 }
 
-export class TargetCircuitResponse {
+export class TargetStateResponse {
   @ApiProperty({
     enum: ['closed', 'open', 'half_open'],
     description: '`open`: the target failed every recent attempt; its deliveries wait for the probe at `next_probe_at`. `half_open`: the probe is due or under way.',
   })
-  state!: string;
-  @ApiProperty({ description: 'Failed attempts in a row (no answer, or a 5xx), any webhook posting to this target' }) consecutive_failures!: number;
+  circuit_state!: string;
+  @ApiProperty({ description: 'Failed attempts in a row (no answer, or a 5xx), from any webhook posting to this target' }) consecutive_failures!: number;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) failing_since!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) next_probe_at!: string | null;
+  @ApiProperty({ description: 'Attempts under way to this target now, from every workspace' }) attempts_in_flight!: number;
+  @ApiProperty({ description: 'Most attempts in flight to one target (WEBHOOK_MAX_IN_FLIGHT_PER_TARGET)' }) max_attempts_in_flight!: number;
 }
 
 export class DeliveryListResponse {
   @ApiProperty({ type: [DeliveryResponse] }) data!: DeliveryResponse[];
   @ApiProperty({ type: DeliveryPagination }) pagination!: DeliveryPagination;
-  @ApiProperty({ type: TargetCircuitResponse, description: "The circuit of the webhook's current target URL (Workbase extension)" }) target_circuit!: TargetCircuitResponse;
+  @ApiProperty({ type: TargetStateResponse, description: "The state of the webhook's current target URL: circuit and attempts in flight (Workbase extension)" })
+  target!: TargetStateResponse;
 }
 
-export function toCircuitResponse(row: CircuitRow): TargetCircuitResponse {
+export function toTargetStateResponse(row: TargetStateRow, maxInFlight: number): TargetStateResponse {
   return {
-    state: row.state,
+    circuit_state: row.circuit_state,
     consecutive_failures: row.consecutive_failures,
     failing_since: row.failing_since?.toISOString() ?? null,
     next_probe_at: row.next_probe_at?.toISOString() ?? null,
+    attempts_in_flight: row.attempts_in_flight,
+    max_attempts_in_flight: maxInFlight,
   };
 }
 
@@ -124,7 +129,17 @@ export class DeliveryEnvelope {
   @ApiProperty({ type: DeliveryResponse }) data!: DeliveryResponse;
 }
 
-export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptRow[]): DeliveryResponse {
+/**
+ * `target`: what holds the delivery's target now. A pending delivery that is due, has no attempt
+ * under way and was not put off for a reason of its own waits for it: its job stays queued while
+ * the target's circuit is open (`circuit_open`) or its attempts in flight are at the cap (`target_busy`).
+ */
+export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptRow[], target: { circuitOpen: boolean; busy: boolean } = { circuitOpen: false, busy: false }): DeliveryResponse {
+  const due = row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at.getTime() <= Date.now() && !attempts.some((a) => a.outcome === 'in_progress');
+  const held = target.circuitOpen ? 'circuit_open' : target.busy ? 'target_busy' : null;
+  // A reason stored when an attempt was put off holds until the time it was put off to.
+  const putOff = row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at.getTime() > Date.now() ? row.waiting_reason : null;
+  const waiting = due ? held : putOff;
   return {
     id: { workspace_id: row.workspace_id, webhook_id: row.webhook_id, delivery_id: row.id },
     event_type: row.event_type,
@@ -132,7 +147,7 @@ export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptR
     attempt_count: row.attempts,
     next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
     last_status_code: row.last_status_code,
-    waiting_reason: row.status === 'pending' ? row.waiting_reason : null,
+    waiting_reason: waiting,
     event_occurred_at: row.event_occurred_at.toISOString(),
     created_at: row.created_at.toISOString(),
     completed_at: row.completed_at?.toISOString() ?? null,

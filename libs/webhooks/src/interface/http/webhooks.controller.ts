@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, ApiStandardErrors, CurrentAuth, pageOf, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
@@ -10,8 +11,8 @@ import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE,
 import {
   DeliveryEnvelope,
   DeliveryListResponse,
-  toCircuitResponse,
   toDeliveryResponse,
+  toTargetStateResponse,
   toWebhookResponse,
   WebhookEnvelope,
   WebhookListResponse,
@@ -32,6 +33,7 @@ export class WebhooksController {
     private readonly updateWebhook: UpdateWebhookUseCase,
     private readonly deleteWebhook: DeleteWebhookUseCase,
     private readonly attempts: DeliveryAttempts,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -105,7 +107,7 @@ export class WebhooksController {
     summary: 'List deliveries of a webhook',
     description:
       `${EXTENSION} Newest first, cursor paginated: each delivery with its event, status, why it waits (\`waiting_reason\`), and every attempt ` +
-      '(outcome, status code, error, duration; an attempt cut short by a crash is `interrupted`), plus the circuit of the target (`target_circuit`).',
+      '(outcome, status code, error, duration; an attempt cut short by a crash is `interrupted`), plus the state of the target (`target`: circuit, attempts in flight).',
   })
   @ApiOkResponse({ type: DeliveryListResponse })
   @ApiStandardErrors()
@@ -121,10 +123,13 @@ export class WebhooksController {
     const rows = await this.webhooks.listDeliveries(auth.workspaceId, webhookId, limit + 1, before);
     const page = rows.slice(0, limit);
     const attempts = await this.webhooks.attemptsOf(auth.workspaceId, page.map((row) => row.id));
+    const target = await this.webhooks.targetState(rateTargetKey(webhook.targetUrl));
+    const { maxInFlightPerTarget } = this.config.webhooks;
+    const held = { circuitOpen: target.circuit_state !== 'closed', busy: target.attempts_in_flight >= maxInFlightPerTarget };
     return {
-      data: page.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id))),
+      data: page.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id), held)),
       pagination: { next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null },
-      target_circuit: toCircuitResponse(await this.webhooks.targetCircuit(rateTargetKey(webhook.targetUrl))),
+      target: toTargetStateResponse(target, maxInFlightPerTarget),
     };
   }
 

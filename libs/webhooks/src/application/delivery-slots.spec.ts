@@ -1,0 +1,62 @@
+import { DeliverySlots } from './delivery-slots';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The slot loop with an in-memory queue: no batch is awaited as a whole, and never more than N run. */
+describe('DeliverySlots', () => {
+  function harness(slots: number, durations: Record<string, number>) {
+    const queue = Object.keys(durations);
+    const started: string[] = [];
+    const finished: string[] = [];
+    let running = 0;
+    let most = 0;
+    const pool = new DeliverySlots<string>({
+      slots,
+      pollIntervalMs: 60_000, // only wakes (a slot's end, wake()) make it fetch again in these tests
+      fetch: async (count) => queue.splice(0, count),
+      run: async (job) => {
+        started.push(job);
+        running++;
+        most = Math.max(most, running);
+        await sleep(durations[job]);
+        running--;
+        finished.push(job);
+      },
+      onError: (error) => {
+        throw error;
+      },
+    });
+    return { pool, queue, started, finished, most: () => most };
+  }
+
+  it('runs quick jobs to the end while a slow one holds its own slot', async () => {
+    const durations: Record<string, number> = { slow: 1_000 };
+    for (let i = 0; i < 20; i++) durations[`quick-${i}`] = 5;
+    const h = harness(3, durations);
+    h.pool.start();
+    await sleep(400);
+    expect(h.finished).toHaveLength(20); // all quick ones, long before the slow one ends
+    expect(h.finished).not.toContain('slow');
+    expect(h.most()).toBeLessThanOrEqual(3);
+    await h.pool.stop();
+    expect(h.finished).toContain('slow'); // stop waits for jobs under way
+  });
+
+  it('fetches again when woken, and stops fetching once stopped', async () => {
+    const h = harness(2, { a: 1, b: 1 });
+    h.pool.start();
+    await sleep(50);
+    expect(h.finished.sort()).toEqual(['a', 'b']);
+    h.queue.push('c');
+    await sleep(50);
+    expect(h.started).not.toContain('c'); // idle: it sleeps until the (one minute) poll…
+    h.pool.wake();
+    for (let i = 0; i < 50 && !h.started.includes('c'); i++) await sleep(10);
+    expect(h.started).toContain('c'); // …or a wake-up
+    await h.pool.stop();
+    h.queue.push('d');
+    h.pool.wake();
+    await sleep(50);
+    expect(h.started).not.toContain('d');
+  });
+});
