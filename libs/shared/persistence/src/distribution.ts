@@ -27,5 +27,6 @@ export const GLOBAL_TABLES: Readonly<Record<string, GlobalTable>> = {
   request_rate_windows: { kind: 'local', why: 'unlogged request counters keyed by token hash or client address' },
   oauth_sign_in_failures: { kind: 'local', why: 'unlogged sign-in lockout counters keyed by hashed email or address, before any workspace is known' },
   webhook_target_rate_buckets: { kind: 'local', why: 'unlogged per-receiver rate buckets shared by the webhooks of every workspace' },
+  webhook_targets: { kind: 'local', why: 'unlogged circuit state and pacing clock per receiver URL, shared by the webhooks of every workspace' },
   'pgboss.*': { kind: 'local', why: "pg-boss's queue of delivery jobs (its own schema and migrations)" },
 };
