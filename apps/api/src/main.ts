@@ -8,7 +8,7 @@ import { WebhookWorker } from '@workbase/webhooks';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { Readiness } from './readiness';
-import { SHUTDOWN_DEADLINE_MS, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from './process-lifecycle';
+import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from './process-lifecycle';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -76,11 +76,12 @@ async function main(): Promise<void> {
     const applied = await runMigrations(database.url, { progress: (line) => logger.info(line) });
     if (applied.length > 0) logger.debug({ applied }, 'migrations applied');
     app = await createApp(config, database.url, logger);
-    if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app, config.baseUrl, format, logger);
+    const announce = announcer(format);
+    if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app, config.baseUrl, format, announce);
     await app.listen(config.port);
     if (config.runWorker) await app.get(WebhookWorker).start();
     exitWhenDatabaseIsLost(database, config, logger);
-    logger.info(
+    announce.info(
       { url: config.baseUrl, docs: `${config.baseUrl}/docs`, database: describeDatabase(database, config), worker: config.runWorker },
       `Workbase is listening on ${config.baseUrl} — API docs: ${config.baseUrl}/docs — database: ${describeDatabase(database, config)}`,
     );

@@ -1,4 +1,5 @@
 import type { AppConfig } from '@workbase/shared/config';
+import { createLogger, type LogFormat } from '@workbase/shared/http';
 import type { DatabaseHandle } from '@workbase/shared/persistence';
 import type { Logger } from 'pino';
 
@@ -32,6 +33,14 @@ export function exitWhenDatabaseIsLost(database: DatabaseHandle, config: AppConf
     logger.fatal(`${reason}; exiting with status ${EXIT_DATABASE_LOST} so that a supervisor starts this process again (it then joins or starts the cluster)`);
     process.exit(EXIT_DATABASE_LOST);
   }, config.embeddedRejoinWithinMs);
+}
+
+/**
+ * The few lines a process always prints, whatever LOG_LEVEL says (as `npm start` always has): that
+ * it is ready, where, and the demo token once. Same format as the other logs.
+ */
+export function announcer(format: LogFormat): Logger {
+  return createLogger('info', 1, format);
 }
 
 export function describeDatabase(database: DatabaseHandle, config: AppConfig): string {

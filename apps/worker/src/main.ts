@@ -4,7 +4,7 @@ import { loadConfig } from '@workbase/shared/config';
 import { createLogger, PinoNestLogger, resolveLogFormat } from '@workbase/shared/http';
 import { openDatabase, runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
-import { SHUTDOWN_DEADLINE_MS, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from '../../api/src/process-lifecycle';
+import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from '../../api/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -13,7 +13,8 @@ import { WorkerModule } from './worker.module';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, 1, resolveLogFormat(config.logFormat));
+  const format = resolveLogFormat(config.logFormat);
+  const logger = createLogger(config.logLevel, 1, format);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
     await app.get(WebhookWorker).start();
     exitWhenDatabaseIsLost(database, config, logger);
-    logger.info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
+    announcer(format).info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
   } catch (error) {
     logger.fatal({ err: error }, 'worker failed to start');
     await app?.close().catch(() => undefined);
