@@ -88,12 +88,11 @@ describe('replicas: two APIs and two workers on one database', () => {
     });
     const ports = [await freePort(), await freePort()];
     bases.push(...ports.map((port) => `http://127.0.0.1:${port}`));
-    // Both APIs at once, as an orchestrator starts them: the migrations must run exactly once.
-    apis.push(...(await Promise.all([startService('api', env(ports[0])), startService('api', env(ports[1]))])));
-    // The workers one after the other: two starting together on a fresh database can deadlock in
-    // pg-boss's createQueue (libs/webhooks DeliveryQueue.start; reported, not fixed here).
-    workers.push(await startService('worker', env(ports[0])));
-    workers.push(await startService('worker', env(ports[1])));
+    // All four at once, as an orchestrator starts them: the migrations run exactly once, and the
+    // workers both create pg-boss's queue on a database that has none (DeliveryQueue.start).
+    const started = await Promise.all([startService('api', env(ports[0])), startService('api', env(ports[1])), startService('worker', env(ports[0])), startService('worker', env(ports[1]))]);
+    apis.push(started[0], started[1]);
+    workers.push(started[2], started[3]);
 
     const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: cursorSecret, RUN_WORKER: 'false' });
     fixtures = await createApp(config, url, createLogger('silent'));
@@ -116,9 +115,8 @@ describe('replicas: two APIs and two workers on one database', () => {
   const api = (index: number) => bases[index % 2];
   const post = (index: number, path: string, body: unknown) => fetch(`${api(index)}${path}`, { method: 'POST', headers: auth(), body: JSON.stringify(body) });
 
-  it('applied the migrations once although both APIs started together', async () => {
-    const applying = apis.filter((service) => service.output().includes('applying database migrations'));
-    expect(workers.filter((service) => service.output().includes('applying database migrations'))).toEqual([]);
+  it('applied the migrations once although four processes started together', async () => {
+    const applying = [...apis, ...workers].filter((service) => service.output().includes('applying database migrations'));
     expect(applying).toHaveLength(1);
     const client = new Client({ connectionString: url });
     await client.connect();

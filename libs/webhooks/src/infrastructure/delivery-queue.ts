@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { rowsOf } from './sql-rows';
@@ -74,15 +75,19 @@ export class DeliveryQueue {
 
   async start(): Promise<void> {
     await this.boss.start();
-    // Two workers starting on a new database both create the queue: one may fail (a duplicate, or
-    // a deadlock between their DDL), so a failure is retried once the other one's has had time.
-    for (let tries = 1; !(await this.boss.getQueue(DELIVERY_QUEUE)); tries++) {
-      try {
+    // pg-boss 10 creates a queue by attaching a partition to its job table; two workers doing that
+    // at once on a new database can deadlock. A session advisory lock (held on a connection of
+    // its own, since the pool's connections change between statements) lets one create it while
+    // the others wait and then find it.
+    const client = new Client({ connectionString: this.options.connectionString, application_name: 'workbase-webhooks' });
+    await client.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${SCHEMA}.${DELIVERY_QUEUE}`]);
+      if (!(await this.boss.getQueue(DELIVERY_QUEUE))) {
         await this.boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
-      } catch (error) {
-        if (tries >= 3) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100 * tries + Math.random() * 100));
       }
+    } finally {
+      await client.end().catch(() => undefined); // ending the session releases the lock
     }
   }
 
