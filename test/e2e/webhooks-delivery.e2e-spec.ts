@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
+import type { DomainEvent } from '@workbase/shared/kernel';
 import { TransactionRunner, EventOutbox } from '@workbase/shared/persistence';
 import { ACTIVITY_EVENT_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES, WebhookWorker } from '@workbase/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -86,21 +87,21 @@ describe('webhook delivery (e2e)', () => {
       },
       { event_type: 'activity.created', filter: { $or: [{ field: 'actor.id', operator: 'not_equals', value: memberId }] } },
     ]);
-    const note = (parent: string) => ({
+    const note = (parent: string): DomainEvent => ({
       eventType: 'note.created',
       workspaceId: ws.workspaceId,
       id: { workspace_id: ws.workspaceId, note_id: randomUUID() },
       actor: { type: 'workspace-member' as const, id: memberId },
       payload: { parent_object_id: parent, parent_record_id: randomUUID() },
     });
-    const activityRecord = (slug: string, actor: { type: 'system' | 'workspace-member'; id: string | null }) => ({
+    const activityRecord = (slug: string, actor: { type: 'system' | 'workspace-member'; id: string | null }): DomainEvent => ({
       eventType: 'activity-record.created',
       workspaceId: ws.workspaceId,
       id: { workspace_id: ws.workspaceId, activity_id: randomUUID(), record_id: randomUUID() },
       actor,
       payload: { api_slug: slug },
     });
-    const activity = (actorId: string) => ({
+    const activity = (actorId: string): DomainEvent => ({
       eventType: 'activity.created',
       workspaceId: ws.workspaceId,
       id: { workspace_id: ws.workspaceId, activity_id: randomUUID() },
@@ -147,13 +148,14 @@ describe('webhook delivery (e2e)', () => {
       rx.url,
       WEBHOOK_EVENT_TYPE_NAMES.map((event_type) => ({ event_type, filter: null })),
     );
+    // Built from the catalogue's runtime entries (ids and fields by name), so typed by assertion.
     const events = WEBHOOK_EVENT_TYPE_NAMES.map((eventType) => ({
       eventType,
       workspaceId: ws.workspaceId,
       id: Object.fromEntries([['workspace_id', ws.workspaceId], ...WEBHOOK_EVENT_TYPES[eventType].idKeys.map((key) => [key, randomUUID()])]),
       actor: { type: 'api-token' as const, id: randomUUID() },
       payload: Object.fromEntries(WEBHOOK_EVENT_TYPES[eventType].payloadFields.map((field) => [field, `${field}-value`])),
-    }));
+    })) as unknown as DomainEvent[];
     await recordEvents(t, ...events);
     await waitFor(() => uniqueDeliveries(rx.accepted).length >= events.length, 15_000, 'one delivery per event type');
     const received = uniqueDeliveries(rx.accepted).map((r) => eventsOf(r)[0].event_type).sort();

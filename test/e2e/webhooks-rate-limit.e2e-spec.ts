@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { INestApplicationContext } from '@nestjs/common';
+import type { DomainEvent } from '@workbase/shared/kernel';
 import { WebhookWorker } from '@workbase/webhooks';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { DeliveryAttempts } from '../../libs/webhooks/src/application/delivery-attempts';
@@ -74,7 +75,7 @@ describe('webhook delivery rate limit (e2e)', () => {
       const hookB = await createWebhook(t, wsB.token, `${shared.url}?workspace=b`, subscriptions);
       const hookC = await createWebhook(t, wsC.token, other.url, subscriptions);
       const memberEvents = (workspaceId: string, count: number) =>
-        Array.from({ length: count }, () => ({
+        Array.from({ length: count }, (): DomainEvent => ({
           eventType: 'workspace-member.created',
           workspaceId,
           id: { workspace_id: workspaceId, workspace_member_id: randomUUID() },
@@ -118,7 +119,7 @@ describe('webhook delivery rate limit (e2e)', () => {
       const hook = await createWebhook(t, ws.token, filtered.url, [
         { event_type: 'activity-record.created', filter: { $and: [{ field: 'api_slug', operator: 'equals', value: 'site_visits' }] } },
       ]);
-      const event = (slug: string) => ({
+      const event = (slug: string): DomainEvent => ({
         eventType: 'activity-record.created',
         workspaceId: ws.workspaceId,
         id: { workspace_id: ws.workspaceId, activity_id: randomUUID(), record_id: randomUUID() },

@@ -120,7 +120,13 @@ export function toContainer(activity: Activity): Container {
   return { kind: 'activity', id: activity.id, workspaceId: activity.workspaceId, slug: activity.apiSlug };
 }
 
-function activityEvent(eventType: string, workspaceId: string, activityId: string, apiSlug: string, actor: Actor): DomainEvent {
+function activityEvent(
+  eventType: 'activity.created' | 'activity.updated' | 'activity.deleted',
+  workspaceId: string,
+  activityId: string,
+  apiSlug: string,
+  actor: Actor,
+): DomainEvent {
   return { eventType, workspaceId, id: { workspace_id: workspaceId, activity_id: activityId }, actor, payload: { api_slug: apiSlug } };
 }
 

@@ -1,10 +1,10 @@
-import type { Actor, DomainEvent } from '@workbase/shared/kernel';
+import type { Actor, DomainEvent, EventType } from '@workbase/shared/kernel';
 import type { Comment } from '../domain/comment';
 
 export const COMMENT_EVENTS = {
   created: 'comment.created',
   deleted: 'comment.deleted',
-} as const;
+} as const satisfies Record<string, EventType>;
 
 /**
  * A comment event: `id` is `{workspace_id, comment_id}`; `thread_id`, `object_id` and `record_id`

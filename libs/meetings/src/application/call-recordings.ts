@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WorkspaceRepository } from '@workbase/access';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type Actor, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { type Actor, type EventType, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { checkPublicUrl } from '@workbase/webhooks';
 import { type CallRecording, checkTranscript, type TranscriptSegment } from '../domain/call-recording';
 import { CallRecordingRepository, type CallRecordingRow } from '../infrastructure/call-recording.repository';
 import { MeetingRepository } from '../infrastructure/meeting.repository';
 
-export const CALL_RECORDING_CREATED = 'call-recording.created';
+export const CALL_RECORDING_CREATED = 'call-recording.created' satisfies EventType;
 
 export interface CreateCallRecordingCommand {
   readonly workspaceId: string;

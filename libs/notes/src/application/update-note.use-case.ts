@@ -6,7 +6,7 @@ import { type NoteFormat, noteContent } from '../domain/note-content';
 import { NoteRepository } from '../infrastructure/note.repository';
 import { checkTitle } from './create-note.use-case';
 import { noteNotFound } from './note.queries';
-import { NOTE_EVENTS, noteEvent } from './notes.events';
+import { NOTE_EVENTS, noteContentEvent, noteEvent } from './notes.events';
 
 export interface UpdateNoteCommand {
   readonly workspaceId: string;
@@ -45,7 +45,7 @@ export class UpdateNoteUseCase {
       const events: DomainEvent[] = [];
       const parent = { parentObjectId: note.parentObjectId, parentRecordId: note.parentRecordId };
       if (titleChanged) events.push(noteEvent(NOTE_EVENTS.updated, cmd.workspaceId, note.id, cmd.actor, parent));
-      if (contentChanged) events.push(noteEvent(NOTE_EVENTS.contentUpdated, cmd.workspaceId, note.id, cmd.actor));
+      if (contentChanged) events.push(noteContentEvent(cmd.workspaceId, note.id, cmd.actor));
       await this.outbox.record(...events);
       const updated = await this.notes.findById(cmd.workspaceId, cmd.noteId);
       if (!updated) throw noteNotFound(cmd.noteId);

@@ -20,7 +20,7 @@ import { OptionRepository } from '../infrastructure/option.repository';
 import type { SelectOptionOrmEntity, StatusOrmEntity } from '../infrastructure/orm-entities';
 import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { assertSlug } from './object-catalog';
-import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
+import { type Container, containerEvent } from './container';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface CreateAttributeInput {
@@ -426,14 +426,7 @@ export class AttributeCatalog {
   }
 
   private async recordEvent(container: Container, attributeId: string, change: 'created' | 'updated', actor: Actor): Promise<void> {
-    const events = CONTAINER_EVENTS[container.kind];
-    await this.outbox.record({
-      eventType: change === 'created' ? events.attributeCreated : events.attributeUpdated,
-      workspaceId: container.workspaceId,
-      id: { workspace_id: container.workspaceId, [events.idKey]: container.id, attribute_id: attributeId },
-      actor,
-      payload: containerEventPayload(container),
-    });
+    await this.outbox.record(containerEvent(container, change === 'created' ? 'attributeCreated' : 'attributeUpdated', actor, { attributeId }));
   }
 }
 

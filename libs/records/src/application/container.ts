@@ -1,3 +1,4 @@
+import type { Actor, DomainEvent, EventType } from '@workbase/shared/kernel';
 import type { ContainerKind } from '../domain/attribute';
 
 /** A record container as the engine sees it: an object, a list or an activity. */
@@ -12,11 +13,11 @@ export interface Container {
 export interface ContainerEventNames {
   readonly idKey: 'object_id' | 'list_id' | 'activity_id';
   readonly recordKey: 'record_id' | 'entry_id';
-  readonly created: string;
-  readonly updated: string | null;
-  readonly deleted: string;
-  readonly attributeCreated: string;
-  readonly attributeUpdated: string;
+  readonly created: EventType;
+  readonly updated: EventType | null;
+  readonly deleted: EventType;
+  readonly attributeCreated: EventType;
+  readonly attributeUpdated: EventType;
 }
 
 export const CONTAINER_EVENTS: Record<ContainerKind, ContainerEventNames> = {
@@ -54,6 +55,30 @@ export const CONTAINER_EVENTS: Record<ContainerKind, ContainerEventNames> = {
  * carry the activity's `api_slug` (the spec's filter field for activity subscriptions). Object and
  * list events carry ids only (reference facts §6.4).
  */
-export function containerEventPayload(container: Container): Readonly<Record<string, unknown>> | undefined {
+export function containerEventPayload(container: Container): { api_slug: string } | undefined {
   return container.kind === 'activity' ? { api_slug: container.slug } : undefined;
+}
+
+/**
+ * The event of a change in a container, named and keyed for its kind: `id` holds the container's
+ * id under the kind's key, and the record's and the attribute's ids when given.
+ */
+export function containerEvent(
+  container: Container,
+  change: 'created' | 'updated' | 'deleted' | 'attributeCreated' | 'attributeUpdated',
+  actor: Actor,
+  keys: { readonly recordId?: string; readonly attributeId?: string },
+): DomainEvent {
+  const names = CONTAINER_EVENTS[container.kind];
+  const eventType = names[change];
+  if (eventType === null) throw new Error(`a ${container.kind} has no ${change} event`);
+  const id = {
+    workspace_id: container.workspaceId,
+    [names.idKey]: container.id,
+    ...(keys.recordId === undefined ? {} : { [names.recordKey]: keys.recordId }),
+    ...(keys.attributeId === undefined ? {} : { attribute_id: keys.attributeId }),
+  };
+  // The kind picks the names and the id keys together at run time (CONTAINER_EVENTS), which the
+  // compiler cannot follow through computed keys; the e2e specs of each kind check the wire shape.
+  return { eventType, workspaceId: container.workspaceId, id, actor, payload: containerEventPayload(container) } as unknown as DomainEvent;
 }

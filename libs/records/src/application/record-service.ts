@@ -5,7 +5,7 @@ import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
 import { RecordStore } from '../infrastructure/record.store';
 import { AttributeCatalog } from './attribute-catalog';
-import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
+import { type Container, containerEvent } from './container';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
@@ -66,14 +66,7 @@ export class RecordService {
     for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
     if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
     await this.store.closeReferencesTo(container.workspaceId, recordId);
-    const events = CONTAINER_EVENTS[container.kind];
-    await this.outbox.record({
-      eventType: events.deleted,
-      workspaceId: container.workspaceId,
-      id: { workspace_id: container.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
-      actor: who.actor,
-      payload: containerEventPayload(container),
-    });
+    await this.outbox.record(containerEvent(container, 'deleted', who.actor, { recordId }));
   }
 
   /** The values of one attribute, oldest first; only the current ones unless `showHistoric`. */

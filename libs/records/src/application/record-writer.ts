@@ -9,7 +9,7 @@ import { valueKey } from '../domain/value-key';
 import { planValues, type WriteMode } from '../domain/value-plan';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
 import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.store';
-import { CONTAINER_EVENTS, type Container, containerEventPayload } from './container';
+import { CONTAINER_EVENTS, type Container, containerEvent } from './container';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface WriteActor {
@@ -90,14 +90,7 @@ export class RecordWriter {
         if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, open.map((v) => v.ref!), [], changedElsewhere);
       }
       await this.recordMirroredUpdates(who, changedElsewhere);
-      const events = CONTAINER_EVENTS[container.kind];
-      await this.outbox.record({
-        eventType: events.created,
-        workspaceId: who.workspaceId,
-        id: { workspace_id: who.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId },
-        actor: who.actor,
-        payload: containerEventPayload(container),
-      });
+      await this.outbox.record(containerEvent(container, 'created', who.actor, { recordId }));
       return { record: written.record, values: written.values, attributes, known: seen };
     });
   }
@@ -123,20 +116,8 @@ export class RecordWriter {
       const changed = await this.apply(who, recordId, parsed, mode, options.appendTo);
       this.assertRequired(attributes, parsed, changed);
       if (changed.length > 0) await this.store.bumpVersion(who.workspaceId, recordId);
-      const events = CONTAINER_EVENTS[container.kind];
-      if (events.updated) {
-        const updated = events.updated;
-        await this.outbox.record(
-          ...changed.map(
-            (attributeId): DomainEvent => ({
-              eventType: updated,
-              workspaceId: who.workspaceId,
-              id: { workspace_id: who.workspaceId, [events.idKey]: container.id, [events.recordKey]: recordId, attribute_id: attributeId },
-              actor: who.actor,
-              payload: containerEventPayload(container),
-            }),
-          ),
-        );
+      if (CONTAINER_EVENTS[container.kind].updated) {
+        await this.outbox.record(...changed.map((attributeId) => containerEvent(container, 'updated', who.actor, { recordId, attributeId })));
       }
       return changed;
     });

@@ -2,6 +2,7 @@ export * from './error-code';
 export * from './domain-error';
 export * from './scopes';
 export * from './actor';
+export * from './event-catalogue';
 export * from './domain-event';
 export * from './clock';
 export * from './ids';

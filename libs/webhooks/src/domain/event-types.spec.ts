@@ -1,15 +1,16 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { EVENT_CATALOGUE, EVENT_TYPES } from '@workbase/shared/kernel';
 import { ACTIVITY_EVENT_TYPES, filterFieldsFor, isWebhookEventType, WEBHOOK_EVENT_TYPE_NAMES } from './event-types';
+import { parseSubscriptions } from './webhook';
 
-const LIBS = path.resolve(__dirname, '../../..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return full.endsWith('.ts') && !full.endsWith('.spec.ts') ? [full] : [];
-  });
+/** The rows of the event-type table of libs/webhooks/README.md: type, id keys, extra fields. */
+function documentedEventTypes(): Map<string, { idKeys: string[]; fields: string[] }> {
+  const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+  const names = (cell: string) => [...cell.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+  const rows = new Map<string, { idKeys: string[]; fields: string[] }>();
+  for (const match of readme.matchAll(/^\| `([a-z.-]+)` \| ([^|]*) \| ([^|]*) \|$/gm)) rows.set(match[1], { idKeys: names(match[2]), fields: names(match[3]) });
+  return rows;
 }
 
 describe('webhook event type catalogue', () => {
@@ -26,18 +27,22 @@ describe('webhook event type catalogue', () => {
     ]);
   });
 
-  it('names every event type that a context records in the outbox', () => {
-    // Files that record events or name them for the outbox; the event names are string literals there.
-    const recorded = new Set<string>();
-    for (const context of readdirSync(LIBS).filter((name) => name !== 'webhooks' && name !== 'shared')) {
-      for (const file of sourceFiles(path.join(LIBS, context, 'src'))) {
-        const text = readFileSync(file, 'utf8');
-        if (!/outbox|DomainEvent|_EVENTS\b/.test(text)) continue;
-        for (const match of text.matchAll(/'([a-z-]+\.(?:created|updated|deleted|merged|resolved|unresolved))'/g)) recorded.add(match[1]);
-      }
+  it('accepts in subscriptions exactly the event types of the kernel catalogue', () => {
+    expect(WEBHOOK_EVENT_TYPE_NAMES).toEqual(EVENT_TYPES);
+    const accepted = parseSubscriptions(EVENT_TYPES.map((event_type) => ({ event_type, filter: null })));
+    expect(accepted.map((s) => s.event_type)).toEqual(EVENT_TYPES);
+    for (const other of ['record.archived', 'activity-record.updated', 'RECORD.CREATED', 'record.created ']) {
+      expect(isWebhookEventType(other)).toBe(false);
+      expect(() => parseSubscriptions([{ event_type: other, filter: null }])).toThrow(/data\.subscriptions\[0\]\.event_type .* is not a known event type/);
     }
-    expect(recorded.size).toBeGreaterThanOrEqual(20);
-    expect([...recorded].filter((name) => !isWebhookEventType(name))).toEqual([]);
+  });
+
+  it('documents in the README every catalogued event type with its id keys and extra fields, and nothing else', () => {
+    const documented = documentedEventTypes();
+    expect([...documented.keys()].sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      expect({ type, ...documented.get(type) }).toEqual({ type, idKeys: [...EVENT_CATALOGUE[type].idKeys], fields: [...EVENT_CATALOGUE[type].payloadFields] });
+    }
   });
 
   it('offers the spec filter fields: the activity ones, and parent_object_id on notes but not on note content', () => {

@@ -1,0 +1,58 @@
+import type { DomainEvent } from './domain-event';
+import { EVENT_CATALOGUE, EVENT_TYPES, isEventType } from './event-catalogue';
+
+const actor = { type: 'system', id: null } as const;
+
+describe('event catalogue', () => {
+  it('holds the 27 event types of the reference spec and the seven activity events, each once', () => {
+    expect(EVENT_TYPES).toHaveLength(34);
+    expect(new Set(EVENT_TYPES).size).toBe(34);
+    expect(EVENT_TYPES.filter((type) => type.startsWith('activity')).sort()).toEqual([
+      'activity-attribute.created',
+      'activity-attribute.updated',
+      'activity-record.created',
+      'activity-record.deleted',
+      'activity.created',
+      'activity.deleted',
+      'activity.updated',
+    ]);
+    for (const type of EVENT_TYPES) expect(type).toMatch(/^[a-z]+(-[a-z]+)*\.(created|updated|deleted|merged|resolved|unresolved)$/);
+  });
+
+  it('keys every event by ids of its family, never by workspace_id or a field twice', () => {
+    for (const type of EVENT_TYPES) {
+      const { idKeys, payloadFields } = EVENT_CATALOGUE[type];
+      expect(idKeys.length).toBeGreaterThan(0);
+      expect(idKeys).not.toContain('workspace_id');
+      expect(new Set(idKeys).size).toBe(idKeys.length);
+      expect(new Set(payloadFields).size).toBe(payloadFields.length);
+    }
+    expect(EVENT_CATALOGUE['record.updated'].idKeys).toEqual(['object_id', 'record_id', 'attribute_id']);
+    expect(EVENT_CATALOGUE['list-entry.updated'].idKeys).toEqual(['list_id', 'entry_id', 'attribute_id']);
+    expect(EVENT_CATALOGUE['note.created'].payloadFields).toEqual(['parent_object_id', 'parent_record_id']);
+    expect(EVENT_CATALOGUE['note-content.updated'].payloadFields).toEqual([]);
+  });
+
+  it('tells event type names from other strings', () => {
+    expect(EVENT_TYPES.every(isEventType)).toBe(true);
+    for (const other of ['record.archived', 'Record.created', 'record', '', 'toString', 'constructor', 42, null, undefined]) expect(isEventType(other)).toBe(false);
+  });
+
+  it('types each event by its catalogue entry (the compiler rejects what the comments say)', () => {
+    const events: DomainEvent[] = [
+      { eventType: 'record.updated', workspaceId: 'w', id: { workspace_id: 'w', object_id: 'o', record_id: 'r', attribute_id: 'a' }, actor },
+      { eventType: 'note.created', workspaceId: 'w', id: { workspace_id: 'w', note_id: 'n' }, actor, payload: { parent_object_id: 'o', parent_record_id: 'r' } },
+      { eventType: 'note-content.updated', workspaceId: 'w', id: { workspace_id: 'w', note_id: 'n' }, actor },
+      { eventType: 'activity.created', workspaceId: 'w', id: { workspace_id: 'w', activity_id: 'x' }, actor, payload: { api_slug: 'calls' } },
+      // @ts-expect-error an event type that is not in the catalogue
+      { eventType: 'record.archived', workspaceId: 'w', id: { workspace_id: 'w', object_id: 'o', record_id: 'r' }, actor },
+      // @ts-expect-error record.updated names the attribute that changed
+      { eventType: 'record.updated', workspaceId: 'w', id: { workspace_id: 'w', object_id: 'o', record_id: 'r' }, actor },
+      // @ts-expect-error note.* events carry their parent at the top level
+      { eventType: 'note.deleted', workspaceId: 'w', id: { workspace_id: 'w', note_id: 'n' }, actor },
+      // @ts-expect-error a task's id is a task_id
+      { eventType: 'task.created', workspaceId: 'w', id: { workspace_id: 'w', note_id: 'n' }, actor },
+    ];
+    expect(events.every((event) => isEventType(event.eventType))).toBe(false);
+  });
+});
