@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Container, RecordAssert, RecordQueryService, RecordService, RecordStore, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
 import { ConflictError } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import { ActivityRepository } from '../infrastructure/activity.repository';
 import { ActivityCatalog } from './activity-catalog';
 
@@ -61,7 +61,7 @@ export class ActivityRecords {
       try {
         await this.store.lockRecord(who.workspaceId, container.id, recordId, { noWait: true });
       } catch (error) {
-        if (isLockNotAvailable(error)) throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
+        if (isPgError(error, 'lockNotAvailable')) throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
         throw error;
       }
       await this.records.delete(who, container, recordId);
@@ -84,7 +84,3 @@ export class ActivityRecords {
   }
 }
 
-function isLockNotAvailable(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  return e.driverError?.code === '55P03' || e.code === '55P03';
-}

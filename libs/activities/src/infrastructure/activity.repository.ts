@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Attribute, attributesFromJson, containerAttributesJson } from '@workbase/records';
 import { ConflictError, isUuid } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { TransactionRunner, violatedUniqueConstraint } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';
 import { type ActivitySchema, isValidActivitySlug } from '../domain/activity-schemas';
 
@@ -34,12 +34,9 @@ const LOCK_CLAUSES: Record<ActivityLock, string> = { none: '', 'key-share': ' FO
 export class ActivityRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async listInWorkspace(workspaceId: string, options: { includeArchived: boolean }): Promise<Activity[]> {
-    const rows = await this.query<ActivityRow[]>(
+    const rows = await this.transactions.query<ActivityRow>(
       `SELECT ${COLUMNS} FROM activities WHERE workspace_id = $1 ${options.includeArchived ? '' : 'AND NOT is_archived'} ORDER BY created_at, id`,
       [workspaceId],
     );
@@ -51,7 +48,7 @@ export class ActivityRepository {
     // Neither a UUID nor a possible slug: no activity has it, and no query needs to see it.
     if (!isUuid(slugOrId) && !isValidActivitySlug(slugOrId)) return null;
     const suffix = LOCK_CLAUSES[lock];
-    const rows = await this.query<ActivityRow[]>(
+    const rows = await this.transactions.query<ActivityRow>(
       `SELECT ${COLUMNS} FROM activities WHERE workspace_id = $1 AND ${isUuid(slugOrId) ? 'id = $2::uuid' : 'api_slug = $2'}${suffix}`,
       [workspaceId, slugOrId],
     );
@@ -64,7 +61,7 @@ export class ActivityRepository {
    */
   async findWithAttributes(workspaceId: string, slugOrId: string, lock: ActivityLock = 'none'): Promise<{ activity: Activity; attributes: Attribute[] } | null> {
     if (!isUuid(slugOrId) && !isValidActivitySlug(slugOrId)) return null;
-    const rows = await this.query<Array<ActivityRow & { attributes: unknown }>>(
+    const rows = await this.transactions.query<ActivityRow & { attributes: unknown }>(
       `SELECT ${COLUMNS}, ${containerAttributesJson('activities.workspace_id', 'activities.id')} AS attributes
          FROM activities WHERE workspace_id = $1 AND ${isUuid(slugOrId) ? 'id = $2::uuid' : 'api_slug = $2'}${LOCK_CLAUSES[lock]}`,
       [workspaceId, slugOrId],
@@ -73,14 +70,14 @@ export class ActivityRepository {
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {
-    const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM activities WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
+    const rows = await this.transactions.query<{ id: string }>(`SELECT id FROM activities WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
     return rows.length > 0 && rows[0].id !== exceptId;
   }
 
   /** A slug taken meanwhile by a concurrent request is a 409 `slug_conflict`, as when it was taken before. */
   async insert(activity: Omit<Activity, 'createdAt' | 'isArchived'>): Promise<void> {
     await slugConflictOnDuplicate(activity.apiSlug, () =>
-      this.query(
+      this.transactions.query(
         `INSERT INTO activities (workspace_id, id, api_slug, singular_noun, plural_noun, extends, is_system) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [activity.workspaceId, activity.id, activity.apiSlug, activity.singularNoun, activity.pluralNoun, activity.extends, activity.isSystem],
       ),
@@ -100,7 +97,7 @@ export class ActivityRepository {
     set('plural_noun', changes.pluralNoun);
     set('is_archived', changes.isArchived);
     if (sets.length === 0) return;
-    await slugConflictOnDuplicate(changes.apiSlug ?? '', () => this.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params));
+    await slugConflictOnDuplicate(changes.apiSlug ?? '', () => this.transactions.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params));
   }
 
   /**
@@ -108,9 +105,9 @@ export class ActivityRepository {
    * records (their values and unique claims cascade) and its attributes (their options cascade).
    */
   async deleteWithContents(workspaceId: string, id: string): Promise<void> {
-    await this.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
-    await this.query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
-    await this.query(`DELETE FROM activities WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    await this.transactions.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
+    await this.transactions.query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
+    await this.transactions.query(`DELETE FROM activities WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
   }
 
   /** Select options of an inherited select attribute (the engine refuses option changes on it). */
@@ -122,11 +119,11 @@ export class ActivityRepository {
       const o = params.length - 5;
       return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, false, $${o + 5})`;
     });
-    await this.query(`INSERT INTO select_options (workspace_id, id, attribute_id, title, is_archived, position) VALUES ${tuples.join(', ')}`, params);
+    await this.transactions.query(`INSERT INTO select_options (workspace_id, id, attribute_id, title, is_archived, position) VALUES ${tuples.join(', ')}`, params);
   }
 
   async objectIdBySlug(workspaceId: string, slug: string): Promise<string | null> {
-    const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM objects WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
+    const rows = await this.transactions.query<{ id: string }>(`SELECT id FROM objects WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
     return rows[0]?.id ?? null;
   }
 }
@@ -135,8 +132,7 @@ async function slugConflictOnDuplicate<T>(slug: string, write: () => Promise<T>)
   try {
     return await write();
   } catch (error) {
-    const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? (error as { code?: string; constraint?: string });
-    if (driver.code === '23505' && driver.constraint === 'activities_slug_unique') {
+    if (violatedUniqueConstraint(error) === 'activities_slug_unique') {
       throw new ConflictError('slug_conflict', `An activity with slug "${slug}" already exists.`);
     }
     throw error;

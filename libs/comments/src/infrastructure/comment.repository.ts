@@ -36,12 +36,9 @@ export type ThreadFilter = { readonly recordId: string } | { readonly entryId: s
 export class CommentRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async insertThread(workspaceId: string, threadId: string, subject: ThreadSubject): Promise<void> {
-    await this.query(`INSERT INTO comment_threads (workspace_id, id, object_id, record_id, list_id, entry_id) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    await this.transactions.query(`INSERT INTO comment_threads (workspace_id, id, object_id, record_id, list_id, entry_id) VALUES ($1, $2, $3, $4, $5, $6)`, [
       workspaceId,
       threadId,
       subject.objectId,
@@ -53,7 +50,7 @@ export class CommentRepository {
 
   /** The thread's subject, locked for the rest of the transaction (a delete of its head waits for a new reply, and the other way round). */
   async lockThread(workspaceId: string, threadId: string): Promise<ThreadSubject | null> {
-    const rows = await this.query<RawThread[]>(`SELECT id, object_id, record_id, list_id, entry_id, created_at FROM comment_threads WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
+    const rows = await this.transactions.query<RawThread>(`SELECT id, object_id, record_id, list_id, entry_id, created_at FROM comment_threads WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
       workspaceId,
       threadId,
     ]);
@@ -61,50 +58,50 @@ export class CommentRepository {
   }
 
   async insertComment(comment: { workspaceId: string; id: string; threadId: string; contentPlaintext: string; author: Actor; createdAt: Date | null }): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO comments (workspace_id, id, thread_id, content_plaintext, author, created_at) VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, clock_timestamp()))`,
       [comment.workspaceId, comment.id, comment.threadId, comment.contentPlaintext, JSON.stringify(comment.author), comment.createdAt?.toISOString() ?? null],
     );
   }
 
   async findComment(workspaceId: string, commentId: string): Promise<Comment | null> {
-    const rows = await this.query<RawComment[]>(`SELECT ${COMMENT_COLUMNS} ${FROM_COMMENTS} WHERE c.workspace_id = $1 AND c.id = $2`, [workspaceId, commentId]);
+    const rows = await this.transactions.query<RawComment>(`SELECT ${COMMENT_COLUMNS} ${FROM_COMMENTS} WHERE c.workspace_id = $1 AND c.id = $2`, [workspaceId, commentId]);
     return rows[0] ? toComment(workspaceId, rows[0]) : null;
   }
 
   /** The id of the thread's first comment (its head). */
   async headCommentId(workspaceId: string, threadId: string): Promise<string | null> {
-    const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM comments WHERE workspace_id = $1 AND thread_id = $2 ORDER BY created_at, id LIMIT 1`, [workspaceId, threadId]);
+    const rows = await this.transactions.query<{ id: string }>(`SELECT id FROM comments WHERE workspace_id = $1 AND thread_id = $2 ORDER BY created_at, id LIMIT 1`, [workspaceId, threadId]);
     return rows[0]?.id ?? null;
   }
 
   async deleteComment(workspaceId: string, commentId: string): Promise<void> {
-    await this.query(`DELETE FROM comments WHERE workspace_id = $1 AND id = $2`, [workspaceId, commentId]);
+    await this.transactions.query(`DELETE FROM comments WHERE workspace_id = $1 AND id = $2`, [workspaceId, commentId]);
   }
 
   /** Deletes the thread and its comments; the deleted comments, oldest first. */
   async deleteThread(workspaceId: string, threadId: string): Promise<Comment[]> {
     const comments = await this.commentsOf(workspaceId, [threadId]);
-    await this.query(`DELETE FROM comment_threads WHERE workspace_id = $1 AND id = $2`, [workspaceId, threadId]);
+    await this.transactions.query(`DELETE FROM comment_threads WHERE workspace_id = $1 AND id = $2`, [workspaceId, threadId]);
     return comments;
   }
 
   /** Deletes every thread on these records or entries; their comments, oldest first. */
   async deleteThreadsOf(workspaceId: string, recordOrEntryIds: readonly string[]): Promise<Comment[]> {
     if (recordOrEntryIds.length === 0) return [];
-    const threads = await this.query<Array<{ id: string }>>(
+    const threads = await this.transactions.query<{ id: string }>(
       `SELECT id FROM comment_threads WHERE workspace_id = $1 AND (record_id = ANY ($2::uuid[]) OR entry_id = ANY ($2::uuid[])) FOR UPDATE`,
       [workspaceId, recordOrEntryIds],
     );
     if (threads.length === 0) return [];
     const ids = threads.map((t) => t.id);
     const comments = await this.commentsOf(workspaceId, ids);
-    await this.query(`DELETE FROM comment_threads WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [workspaceId, ids]);
+    await this.transactions.query(`DELETE FROM comment_threads WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [workspaceId, ids]);
     return comments;
   }
 
   async findThread(workspaceId: string, threadId: string): Promise<Thread | null> {
-    const rows = await this.query<RawThread[]>(`SELECT id, object_id, record_id, list_id, entry_id, created_at FROM comment_threads WHERE workspace_id = $1 AND id = $2`, [
+    const rows = await this.transactions.query<RawThread>(`SELECT id, object_id, record_id, list_id, entry_id, created_at FROM comment_threads WHERE workspace_id = $1 AND id = $2`, [
       workspaceId,
       threadId,
     ]);
@@ -123,7 +120,7 @@ export class CommentRepository {
       where += ` AND entry_id = $2`;
     }
     params.push(page.limit, page.offset);
-    const rows = await this.query<RawThread[]>(
+    const rows = await this.transactions.query<RawThread>(
       `SELECT id, object_id, record_id, list_id, entry_id, created_at FROM comment_threads WHERE ${where} ORDER BY created_at, id LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
@@ -131,7 +128,7 @@ export class CommentRepository {
   }
 
   private async commentsOf(workspaceId: string, threadIds: readonly string[]): Promise<Comment[]> {
-    const rows = await this.query<RawComment[]>(`SELECT ${COMMENT_COLUMNS} ${FROM_COMMENTS} WHERE c.workspace_id = $1 AND c.thread_id = ANY ($2::uuid[]) ORDER BY c.created_at, c.id`, [
+    const rows = await this.transactions.query<RawComment>(`SELECT ${COMMENT_COLUMNS} ${FROM_COMMENTS} WHERE c.workspace_id = $1 AND c.thread_id = ANY ($2::uuid[]) ORDER BY c.created_at, c.id`, [
       workspaceId,
       threadIds,
     ]);

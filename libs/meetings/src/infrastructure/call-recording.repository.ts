@@ -29,12 +29,9 @@ export interface CallRecordingRow {
 export class CallRecordingRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async insert(recording: Omit<CallRecording, 'createdAt'>, segments: readonly TranscriptSegment[]): Promise<void> {
-    await this.query(`INSERT INTO call_recordings (workspace_id, id, meeting_id, status, video_url, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    await this.transactions.query(`INSERT INTO call_recordings (workspace_id, id, meeting_id, status, video_url, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [
       recording.workspaceId,
       recording.id,
       recording.meetingId,
@@ -43,7 +40,7 @@ export class CallRecordingRepository {
       JSON.stringify(recording.createdBy),
     ]);
     if (segments.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO call_transcript_segments (workspace_id, call_recording_id, position, speech, start_time, end_time, speaker_name, speaker_email)
        SELECT $1, $2, s.ordinality - 1, s.speech, s.start_time, s.end_time, s.speaker_name, s.speaker_email
          FROM unnest($3::text[], $4::numeric[], $5::numeric[], $6::text[], $7::text[]) WITH ORDINALITY AS s (speech, start_time, end_time, speaker_name, speaker_email, ordinality)`,
@@ -60,7 +57,7 @@ export class CallRecordingRepository {
   }
 
   async find(workspaceId: string, meetingId: string, recordingId: string): Promise<CallRecording | null> {
-    const rows = await this.query<RawRecording[]>(`SELECT ${COLUMNS} FROM call_recordings WHERE workspace_id = $1 AND meeting_id = $2 AND id = $3`, [workspaceId, meetingId, recordingId]);
+    const rows = await this.transactions.query<RawRecording>(`SELECT ${COLUMNS} FROM call_recordings WHERE workspace_id = $1 AND meeting_id = $2 AND id = $3`, [workspaceId, meetingId, recordingId]);
     return rows[0] ? toRecording(workspaceId, rows[0]) : null;
   }
 
@@ -72,7 +69,7 @@ export class CallRecordingRepository {
       params.push(after.sortKey, after.id);
       keyset = 'AND (created_at, id) > ($4::timestamptz, $5::uuid)';
     }
-    const rows = await this.query<RawRecording[]>(
+    const rows = await this.transactions.query<RawRecording>(
       `SELECT ${COLUMNS} FROM call_recordings WHERE workspace_id = $1 AND meeting_id = $2 ${keyset} ORDER BY created_at, id LIMIT $3`,
       params,
     );
@@ -80,7 +77,7 @@ export class CallRecordingRepository {
   }
 
   async delete(workspaceId: string, meetingId: string, recordingId: string): Promise<boolean> {
-    const rows = await this.query<unknown[]>(
+    const rows = await this.transactions.query<unknown>(
       `WITH deleted AS (DELETE FROM call_recordings WHERE workspace_id = $1 AND meeting_id = $2 AND id = $3 RETURNING id) SELECT id FROM deleted`,
       [workspaceId, meetingId, recordingId],
     );
@@ -89,7 +86,7 @@ export class CallRecordingRepository {
 
   /** Segments after `afterPosition` (-1: from the start), one more than `limit`, with their positions. */
   async segmentsPage(workspaceId: string, recordingId: string, limit: number, afterPosition: number): Promise<Array<{ position: number; segment: TranscriptSegment }>> {
-    const rows = await this.query<Array<{ position: number; speech: string; start_time: string; end_time: string; speaker_name: string; speaker_email: string | null }>>(
+    const rows = await this.transactions.query<{ position: number; speech: string; start_time: string; end_time: string; speaker_name: string; speaker_email: string | null }>(
       `SELECT position, speech, start_time, end_time, speaker_name, speaker_email FROM call_transcript_segments
         WHERE workspace_id = $1 AND call_recording_id = $2 AND position > $3 ORDER BY position LIMIT $4`,
       [workspaceId, recordingId, afterPosition, limit + 1],

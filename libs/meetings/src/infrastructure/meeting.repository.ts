@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, ValidationError } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import type { ExternalRef, LinkedRecord, Meeting, Participant, ParticipantStatus } from '../domain/meeting';
 import type { MeetingTimes } from '../domain/meeting-time';
 
@@ -59,15 +59,12 @@ const ZONE_SLACK = `interval '16 hours'`;
 export class MeetingRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async insert(meeting: Omit<Meeting, 'createdAt' | 'linkedRecords'> & { linkedRecords: readonly Omit<LinkedRecord, 'objectSlug'>[] }): Promise<void> {
     const t = meeting.times;
     const startKey = t.isAllDay ? `${t.startDate}T00:00:00Z` : t.startAt.toISOString();
     const endKey = t.isAllDay ? `${t.endDate}T00:00:00Z` : t.endAt.toISOString();
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO meetings (workspace_id, id, title, description, is_all_day, start_at, end_at, start_timezone, end_timezone, start_date, end_date, start_key, end_key, created_by, external_ref)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
@@ -95,7 +92,7 @@ export class MeetingRepository {
         params.push(i, p.emailAddress, p.emailAddress?.trim().toLowerCase() ?? null, p.name, p.status, p.isOrganizer, p.personRecordId);
         return `($1, $2, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::uuid)`;
       });
-      await this.query(
+      await this.transactions.query(
         `INSERT INTO meeting_participants (workspace_id, meeting_id, position, email_address, email_normalized, name, status, is_organizer, person_record_id) VALUES ${tuples.join(', ')}`,
         params,
       );
@@ -107,17 +104,17 @@ export class MeetingRepository {
         params.push(i, l.objectId, l.recordId);
         return `($1, $2, $${b + 1}, $${b + 2}, $${b + 3})`;
       });
-      await this.query(`INSERT INTO meeting_linked_records (workspace_id, meeting_id, position, object_id, record_id) VALUES ${tuples.join(', ')}`, params);
+      await this.transactions.query(`INSERT INTO meeting_linked_records (workspace_id, meeting_id, position, object_id, record_id) VALUES ${tuples.join(', ')}`, params);
     }
   }
 
   async exists(workspaceId: string, meetingId: string): Promise<boolean> {
-    const rows = await this.query<unknown[]>(`SELECT 1 FROM meetings WHERE workspace_id = $1 AND id = $2`, [workspaceId, meetingId]);
+    const rows = await this.transactions.query<unknown>(`SELECT 1 FROM meetings WHERE workspace_id = $1 AND id = $2`, [workspaceId, meetingId]);
     return rows.length > 0;
   }
 
   async findById(workspaceId: string, meetingId: string): Promise<Meeting | null> {
-    const rows = await this.query<RawMeeting[]>(`SELECT ${COLUMNS} FROM meetings m WHERE m.workspace_id = $1 AND m.id = $2`, [workspaceId, meetingId]);
+    const rows = await this.transactions.query<RawMeeting>(`SELECT ${COLUMNS} FROM meetings m WHERE m.workspace_id = $1 AND m.id = $2`, [workspaceId, meetingId]);
     if (rows.length === 0) return null;
     const [meeting] = await this.hydrate(workspaceId, rows);
     return meeting;
@@ -164,7 +161,7 @@ export class MeetingRepository {
       );
     }
     const dir = asc ? 'ASC' : 'DESC';
-    const rows = await this.query<RawMeeting[]>(
+    const rows = await this.transactions.query<RawMeeting>(
       `SELECT ${COLUMNS}, to_char(${startExpr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key
          FROM meetings m
         WHERE ${where.join(' AND ')}
@@ -185,9 +182,9 @@ export class MeetingRepository {
   private async checkTimeZone(timezone: string): Promise<void> {
     if (timezone === 'UTC') return;
     try {
-      await this.query(`SELECT now() AT TIME ZONE $1`, [timezone]);
+      await this.transactions.query(`SELECT now() AT TIME ZONE $1`, [timezone]);
     } catch (error) {
-      if ((error as { code?: string }).code === '22023') {
+      if (isPgError(error, 'invalidParameterValue')) {
         throw new ValidationError(`timezone: "${timezone}" is not a time zone this service knows (use a current IANA name, e.g. America/Los_Angeles).`, { field: 'timezone' });
       }
       throw error;
@@ -198,12 +195,12 @@ export class MeetingRepository {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [participants, linked] = await Promise.all([
-      this.query<Array<{ meeting_id: string; email_address: string | null; name: string | null; status: ParticipantStatus; is_organizer: boolean; person_record_id: string | null }>>(
+      this.transactions.query<{ meeting_id: string; email_address: string | null; name: string | null; status: ParticipantStatus; is_organizer: boolean; person_record_id: string | null }>(
         `SELECT meeting_id, email_address, name, status, is_organizer, person_record_id FROM meeting_participants
           WHERE workspace_id = $1 AND meeting_id = ANY ($2::uuid[]) ORDER BY meeting_id, position`,
         [workspaceId, ids],
       ),
-      this.query<Array<{ meeting_id: string; object_id: string; api_slug: string; record_id: string }>>(
+      this.transactions.query<{ meeting_id: string; object_id: string; api_slug: string; record_id: string }>(
         `SELECT l.meeting_id, l.object_id, o.api_slug, l.record_id FROM meeting_linked_records l
            JOIN objects o ON o.workspace_id = l.workspace_id AND o.id = l.object_id
           WHERE l.workspace_id = $1 AND l.meeting_id = ANY ($2::uuid[]) ORDER BY l.meeting_id, l.position`,

@@ -25,12 +25,9 @@ const SELECT = `SELECT n.id, n.parent_object_id, o.api_slug, n.parent_record_id,
 export class NoteRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async insert(note: Omit<Note, 'parentObjectSlug' | 'tags'>): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO notes (workspace_id, id, parent_object_id, parent_record_id, title, meeting_id, content_plaintext, content_markdown, created_by, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
@@ -49,7 +46,7 @@ export class NoteRepository {
   }
 
   async findById(workspaceId: string, noteId: string, options: { lock?: boolean } = {}): Promise<Note | null> {
-    const rows = await this.query<RawNote[]>(`${SELECT} WHERE n.workspace_id = $1 AND n.id = $2${options.lock ? ' FOR UPDATE OF n' : ''}`, [workspaceId, noteId]);
+    const rows = await this.transactions.query<RawNote>(`${SELECT} WHERE n.workspace_id = $1 AND n.id = $2${options.lock ? ' FOR UPDATE OF n' : ''}`, [workspaceId, noteId]);
     return rows[0] ? toNote(workspaceId, rows[0]) : null;
   }
 
@@ -65,7 +62,7 @@ export class NoteRepository {
       where.push(`n.parent_record_id = $${params.length}`);
     }
     params.push(filter.limit, filter.offset);
-    const rows = await this.query<RawNote[]>(
+    const rows = await this.transactions.query<RawNote>(
       `${SELECT} WHERE ${where.join(' AND ')} ORDER BY n.created_at, n.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
@@ -73,7 +70,7 @@ export class NoteRepository {
   }
 
   async update(workspaceId: string, noteId: string, changes: { title?: string; contentPlaintext?: string; contentMarkdown?: string }): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE notes SET title = COALESCE($3, title), content_plaintext = COALESCE($4, content_plaintext), content_markdown = COALESCE($5, content_markdown),
          updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, noteId, changes.title ?? null, changes.contentPlaintext ?? null, changes.contentMarkdown ?? null],
@@ -82,7 +79,7 @@ export class NoteRepository {
 
   /** Deletes the note; its parent ids when it existed. */
   async delete(workspaceId: string, noteId: string): Promise<{ parentObjectId: string; parentRecordId: string } | null> {
-    const rows = await this.query<Array<{ parent_object_id: string; parent_record_id: string }>>(
+    const rows = await this.transactions.query<{ parent_object_id: string; parent_record_id: string }>(
       `WITH deleted AS (DELETE FROM notes WHERE workspace_id = $1 AND id = $2 RETURNING parent_object_id, parent_record_id) SELECT * FROM deleted`,
       [workspaceId, noteId],
     );
@@ -92,7 +89,7 @@ export class NoteRepository {
   /** Deletes every note on the records; the deleted notes' ids and parents, in (created_at, id) order. */
   async deleteByParentRecords(workspaceId: string, recordIds: readonly string[]): Promise<Array<{ id: string; parentObjectId: string; parentRecordId: string }>> {
     if (recordIds.length === 0) return [];
-    const rows = await this.query<Array<{ id: string; parent_object_id: string; parent_record_id: string }>>(
+    const rows = await this.transactions.query<{ id: string; parent_object_id: string; parent_record_id: string }>(
       `WITH deleted AS (DELETE FROM notes WHERE workspace_id = $1 AND parent_record_id = ANY ($2::uuid[]) RETURNING id, parent_object_id, parent_record_id, created_at)
        SELECT id, parent_object_id, parent_record_id FROM deleted ORDER BY created_at, id`,
       [workspaceId, recordIds],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
-import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
 import type { ReadContext, WriteLookups } from '../domain/codecs';
 import { parseAttributeValues } from '../domain/parse-values';
@@ -157,7 +157,7 @@ export class RecordWriter {
     try {
       return await this.store.lockRecord(workspaceId, container.id, recordId, { noWait: failFast });
     } catch (error) {
-      if ((error as { driverError?: { code?: string }; code?: string }).driverError?.code === '55P03' || (error as { code?: string }).code === '55P03') {
+      if (isPgError(error, 'lockNotAvailable')) {
         throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
       }
       throw error;

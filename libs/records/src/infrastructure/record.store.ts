@@ -121,12 +121,9 @@ export interface ValueRowWithRecord extends StoredValueRow {
 export class RecordStore {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async insertRecord(workspaceId: string, record: { id: string; containerId: string; createdBy: Actor; parentRecordId?: string | null }): Promise<RecordRow> {
-    const rows = await this.query<RawRecord[]>(
+    const rows = await this.transactions.query<RawRecord>(
       `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`,
       [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, JSON.stringify(record.createdBy)],
     );
@@ -147,11 +144,11 @@ export class RecordStore {
     const params: unknown[] = [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, actor];
     const insertRecord = `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`;
     if (values.length === 0) {
-      const rows = await this.query<RawRecord[]>(insertRecord, params);
+      const rows = await this.transactions.query<RawRecord>(insertRecord, params);
       return { record: toRecord(rows[0]), values: [] };
     }
     const tuples = values.map(({ attributeId, value }) => `($1, $2, ${valueTuple(params, attributeId, value)})`);
-    const rows = await this.query<Array<RawValue & { record: RawRecord; sort_id: string }>>(
+    const rows = await this.transactions.query<RawValue & { record: RawRecord; sort_id: string }>(
       `WITH rec AS (${insertRecord}),
          vals AS (INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
              value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
@@ -164,18 +161,18 @@ export class RecordStore {
   }
 
   async findRecord(workspaceId: string, containerId: string, recordId: string): Promise<RecordRow | null> {
-    const rows = await this.query<RawRecord[]>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3`, [workspaceId, recordId, containerId]);
+    const rows = await this.transactions.query<RawRecord>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3`, [workspaceId, recordId, containerId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async findRecordById(workspaceId: string, recordId: string): Promise<RecordRow | null> {
-    const rows = await this.query<RawRecord[]>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
+    const rows = await this.transactions.query<RawRecord>(`SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   /** Locks the record for the rest of the transaction, so that concurrent writes serialise. */
   async lockRecord(workspaceId: string, containerId: string, recordId: string, options: { noWait?: boolean } = {}): Promise<RecordRow | null> {
-    const rows = await this.query<RawRecord[]>(
+    const rows = await this.transactions.query<RawRecord>(
       `SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3 FOR UPDATE${options.noWait ? ' NOWAIT' : ''}`,
       [workspaceId, recordId, containerId],
     );
@@ -188,12 +185,12 @@ export class RecordStore {
    */
   async lockRecordsById(workspaceId: string, recordIds: readonly string[]): Promise<void> {
     if (recordIds.length === 0) return;
-    await this.query(`SELECT id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR UPDATE`, [workspaceId, [...new Set(recordIds)]]);
+    await this.transactions.query(`SELECT id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR UPDATE`, [workspaceId, [...new Set(recordIds)]]);
   }
 
   async findRecordsByIds(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<RecordRow[]> {
     if (recordIds.length === 0) return [];
-    const rows = await this.query<RawRecord[]>(
+    const rows = await this.transactions.query<RawRecord>(
       `SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND container_id = $3`,
       [workspaceId, recordIds, containerId],
     );
@@ -214,7 +211,7 @@ export class RecordStore {
       const want = page.limit - rows.length;
       if (want <= 0) break;
       const statement = pageStatement(workspaceId, containerId, branch, { limit: want, offset }, recordColumns('r'));
-      const found = (await this.query<RawRecord[]>(statement.sql, statement.params)).map(toRecord);
+      const found = (await this.transactions.query<RawRecord>(statement.sql, statement.params)).map(toRecord);
       rows.push(...found);
       if (i === branches.length - 1 || found.length === want) break;
       // The branch ended within or before this page: the next starts at the page's remainder.
@@ -233,14 +230,14 @@ export class RecordStore {
     const used = new Set([...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
     const unused = params.map((_, i) => i + 1).filter((n) => !used.has(n));
     const typed = unused.length === 0 ? '' : ` AND (${unused.map((n) => `$${n}::text IS NULL`).join(' OR ')} OR TRUE)`;
-    const [{ count }] = await this.query<Array<{ count: string }>>(sql + typed, params);
+    const [{ count }] = await this.transactions.query<{ count: string }>(sql + typed, params);
     return Number(count);
   }
 
   /** Which of these ids are records of the container. */
   async existingIds(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<Set<string>> {
     if (recordIds.length === 0) return new Set();
-    const rows = await this.query<Array<{ id: string }>>(
+    const rows = await this.transactions.query<{ id: string }>(
       `SELECT id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND container_id = $3`,
       [workspaceId, recordIds, containerId],
     );
@@ -248,12 +245,12 @@ export class RecordStore {
   }
 
   async bumpVersion(workspaceId: string, recordId: string): Promise<void> {
-    await this.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
+    await this.transactions.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
   }
 
   async deleteRecord(workspaceId: string, containerId: string, recordId: string): Promise<boolean> {
     // Wrapped in a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, count].
-    const rows = await this.query<Array<{ id: string }>>(
+    const rows = await this.transactions.query<{ id: string }>(
       `WITH deleted AS (DELETE FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3 RETURNING id) SELECT id FROM deleted`,
       [workspaceId, recordId, containerId],
     );
@@ -262,7 +259,7 @@ export class RecordStore {
 
   /** Locks the list entries whose parent is `parentRecordId`, in id order (as relationship writes lock), with their lists. */
   async lockEntriesOf(workspaceId: string, parentRecordId: string): Promise<Array<{ entryId: string; listId: string; listSlug: string }>> {
-    const rows = await this.query<Array<{ id: string; list_id: string; list_slug: string }>>(
+    const rows = await this.transactions.query<{ id: string; list_id: string; list_slug: string }>(
       `SELECT r.id, r.container_id AS list_id, l.api_slug AS list_slug
          FROM records r JOIN lists l ON l.workspace_id = r.workspace_id AND l.id = r.container_id
         WHERE r.workspace_id = $1 AND r.parent_record_id = $2
@@ -275,7 +272,7 @@ export class RecordStore {
   /** Current values of the records, optionally of some attributes only, in write order. */
   async currentValues(workspaceId: string, recordIds: readonly string[], attributeIds?: readonly string[]): Promise<ValueRowWithRecord[]> {
     if (recordIds.length === 0) return [];
-    const rows = await this.query<RawValue[]>(
+    const rows = await this.transactions.query<RawValue>(
       `SELECT ${VALUE_COLUMNS} FROM record_values
         WHERE workspace_id = $1 AND record_id = ANY ($2::uuid[]) AND active_until IS NULL
           ${attributeIds ? 'AND attribute_id = ANY ($3::uuid[])' : ''}
@@ -291,7 +288,7 @@ export class RecordStore {
    */
   async currentValuesForRead(workspaceId: string, recordIds: readonly string[]): Promise<ValuesForRead> {
     if (recordIds.length === 0) return { values: [], context: readContextOf([]) };
-    const rows = await this.query<RawReadValue[]>(
+    const rows = await this.transactions.query<RawReadValue>(
       `SELECT ${READ_VALUE_COLUMNS} FROM record_values v ${READ_VALUE_JOINS}
         WHERE v.workspace_id = $1 AND v.record_id = ANY ($2::uuid[]) AND v.active_until IS NULL
         ORDER BY v.record_id, v.attribute_id, v.id`,
@@ -305,7 +302,7 @@ export class RecordStore {
    * container has no such record.
    */
   async findRecordForRead(workspaceId: string, containerId: string, recordId: string): Promise<{ record: RecordRow; read: ValuesForRead } | null> {
-    const rows = await this.query<Array<Partial<RawReadValue> & { record: RawRecord }>>(
+    const rows = await this.transactions.query<Partial<RawReadValue> & { record: RawRecord }>(
       `SELECT row_to_json(rec) AS record, ${READ_VALUE_COLUMNS}
          FROM (SELECT ${RECORD_COLUMNS} FROM records WHERE workspace_id = $1 AND id = $2 AND container_id = $3) rec
          LEFT JOIN record_values v ON v.workspace_id = $1 AND v.record_id = rec.id AND v.active_until IS NULL
@@ -320,7 +317,7 @@ export class RecordStore {
 
   /** Every value an attribute of a record has had, oldest first. */
   async valueHistory(workspaceId: string, recordId: string, attributeId: string, page: { limit?: number; offset?: number } = {}): Promise<ValueRowWithRecord[]> {
-    const rows = await this.query<RawValue[]>(
+    const rows = await this.transactions.query<RawValue>(
       `SELECT ${VALUE_COLUMNS} FROM record_values
         WHERE workspace_id = $1 AND record_id = $2 AND attribute_id = $3
         ORDER BY active_from, id LIMIT $4 OFFSET $5`,
@@ -331,7 +328,7 @@ export class RecordStore {
 
   /** A deleted record is no longer linked from anywhere (its history stays). */
   async closeReferencesTo(workspaceId: string, recordId: string): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE record_values SET active_until = now()
         WHERE workspace_id = $1 AND value_ref = $2 AND active_until IS NULL
           AND attribute_id IN (SELECT id FROM attributes WHERE workspace_id = $1 AND type = 'record-reference')`,
@@ -341,14 +338,14 @@ export class RecordStore {
 
   async closeValues(workspaceId: string, valueIds: readonly string[]): Promise<void> {
     if (valueIds.length === 0) return;
-    await this.query(`UPDATE record_values SET active_until = now() WHERE workspace_id = $1 AND id = ANY ($2::bigint[]) AND active_until IS NULL`, [workspaceId, valueIds]);
+    await this.transactions.query(`UPDATE record_values SET active_until = now() WHERE workspace_id = $1 AND id = ANY ($2::bigint[]) AND active_until IS NULL`, [workspaceId, valueIds]);
   }
 
   async openValues(workspaceId: string, recordId: string, attributeId: string, values: readonly StoredValue[], actor: Actor): Promise<void> {
     if (values.length === 0) return;
     const params: unknown[] = [workspaceId, recordId, attributeId, JSON.stringify(actor)];
     const tuples = values.map((value) => `($1, $2, $3, now(), $4::jsonb, ${valueColumns(params, value)})`);
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
          value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
        VALUES ${tuples.join(', ')}`,
@@ -361,13 +358,13 @@ export class RecordStore {
    * does; the primary key makes two concurrent claims of one value impossible.
    */
   async claimUniqueValue(workspaceId: string, attributeId: string, key: string, recordId: string): Promise<string | null> {
-    const inserted = await this.query<Array<{ record_id: string }>>(
+    const inserted = await this.transactions.query<{ record_id: string }>(
       `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING RETURNING record_id`,
       [workspaceId, attributeId, key, recordId],
     );
     if (inserted.length > 0) return null;
-    const holder = await this.query<Array<{ record_id: string }>>(
+    const holder = await this.transactions.query<{ record_id: string }>(
       `SELECT record_id FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2 AND value_key = $3`,
       [workspaceId, attributeId, key],
     );
@@ -377,7 +374,7 @@ export class RecordStore {
 
   async releaseUniqueValues(workspaceId: string, attributeId: string, keys: readonly string[], recordId: string): Promise<void> {
     if (keys.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2 AND value_key = ANY ($3::text[]) AND record_id = $4`,
       [workspaceId, attributeId, keys, recordId],
     );
@@ -386,7 +383,7 @@ export class RecordStore {
   /** Records of a container holding one of these keys of a unique attribute. */
   async findByUniqueKeys(workspaceId: string, attributeId: string, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
     if (keys.length === 0) return [];
-    const rows = await this.query<Array<{ value_key: string; record_id: string }>>(
+    const rows = await this.transactions.query<{ value_key: string; record_id: string }>(
       `SELECT value_key, record_id FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2 AND value_key = ANY ($3::text[])`,
       [workspaceId, attributeId, keys],
     );

@@ -1,10 +1,6 @@
 import type { DomainError } from '@workbase/shared/kernel';
+import { violatedUniqueConstraint } from '@workbase/shared/persistence';
 
-/** The constraint a PostgreSQL unique violation (SQLSTATE 23505) names, or null for any other error. */
-export function violatedUniqueConstraint(error: unknown): string | null {
-  const driver = (error as { driverError?: { code?: unknown; constraint?: unknown } } | undefined)?.driverError ?? (error as { code?: unknown; constraint?: unknown } | undefined);
-  return driver?.code === '23505' && typeof driver.constraint === 'string' ? driver.constraint : null;
-}
 
 /**
  * Runs a write whose uniqueness was checked beforehand and maps the violation of `constraint` to

@@ -1,3 +1,4 @@
+import { isPgError } from '@workbase/shared/persistence';
 import { scimUniquenessConflict } from '../domain/scim-error';
 
 /**
@@ -8,8 +9,7 @@ export async function uniqueViolationAsConflict<T>(work: () => Promise<T>, messa
   try {
     return await work();
   } catch (error) {
-    const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
-    if (code === '23505') throw scimUniquenessConflict(message);
+    if (isPgError(error, 'uniqueViolation')) throw scimUniquenessConflict(message);
     throw error;
   }
 }

@@ -69,16 +69,13 @@ const toRecord = (row: TeamRow): TeamRecord => ({
 export class ScimGroupStore {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async list(workspaceId: string, filter: Filter | null, offset: number, limit: number): Promise<{ total: number; teams: TeamRecord[] }> {
     const params: unknown[] = [workspaceId];
     const where = filter ? ` AND ${compileFilter(filter, GROUP_FILTER_TARGET, params)}` : '';
-    const [{ total }] = await this.query<{ total: number }>(`SELECT count(*)::int AS total FROM teams t WHERE t.workspace_id = $1${where}`, params);
+    const [{ total }] = await this.transactions.query<{ total: number }>(`SELECT count(*)::int AS total FROM teams t WHERE t.workspace_id = $1${where}`, params);
     if (limit === 0 || total <= offset) return { total, teams: [] };
-    const rows = await this.query<TeamRow>(
+    const rows = await this.transactions.query<TeamRow>(
       `SELECT ${COLUMNS} FROM teams t WHERE t.workspace_id = $1${where} ORDER BY t.created_at, t.id OFFSET ${offset} LIMIT ${limit}`,
       params,
     );
@@ -87,7 +84,7 @@ export class ScimGroupStore {
 
   async findById(workspaceId: string, teamId: string, options: { lock?: boolean } = {}): Promise<TeamRecord | null> {
     if (!isUuid(teamId) || teamId !== teamId.toLowerCase()) return null; // ids are case-exact
-    const rows = await this.query<TeamRow>(`SELECT ${COLUMNS} FROM teams t WHERE t.workspace_id = $1 AND t.id = $2${options.lock ? ' FOR UPDATE' : ''}`, [
+    const rows = await this.transactions.query<TeamRow>(`SELECT ${COLUMNS} FROM teams t WHERE t.workspace_id = $1 AND t.id = $2${options.lock ? ' FOR UPDATE' : ''}`, [
       workspaceId,
       teamId,
     ]);
@@ -96,7 +93,7 @@ export class ScimGroupStore {
 
   /** Another team with this display name (case-insensitive), if any. */
   async findOtherByDisplayName(workspaceId: string, displayName: string, exceptTeamId: string | null): Promise<TeamRecord | null> {
-    const rows = await this.query<TeamRow>(
+    const rows = await this.transactions.query<TeamRow>(
       `SELECT ${COLUMNS} FROM teams t WHERE t.workspace_id = $1 AND lower(t.display_name) = lower($2) AND ($3::uuid IS NULL OR t.id <> $3::uuid)`,
       [workspaceId, displayName, exceptTeamId],
     );
@@ -104,15 +101,15 @@ export class ScimGroupStore {
   }
 
   async lockDisplayName(workspaceId: string, displayName: string): Promise<void> {
-    await this.query(`SELECT pg_advisory_xact_lock(hashtext('scim-team:' || $1 || ':' || lower($2)))`, [workspaceId, displayName]);
+    await this.transactions.query(`SELECT pg_advisory_xact_lock(hashtext('scim-team:' || $1 || ':' || lower($2)))`, [workspaceId, displayName]);
   }
 
   async insert(workspaceId: string, team: { id: string; displayName: string; externalId: string | null }): Promise<void> {
-    await this.query(`INSERT INTO teams (workspace_id, id, display_name, external_id) VALUES ($1, $2, $3, $4)`, [workspaceId, team.id, team.displayName, team.externalId]);
+    await this.transactions.query(`INSERT INTO teams (workspace_id, id, display_name, external_id) VALUES ($1, $2, $3, $4)`, [workspaceId, team.id, team.displayName, team.externalId]);
   }
 
   async update(workspaceId: string, team: { id: string; displayName: string; externalId: string | null }): Promise<void> {
-    await this.query(`UPDATE teams SET display_name = $3, external_id = $4, updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, [
+    await this.transactions.query(`UPDATE teams SET display_name = $3, external_id = $4, updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, [
       workspaceId,
       team.id,
       team.displayName,
@@ -121,14 +118,14 @@ export class ScimGroupStore {
   }
 
   async delete(workspaceId: string, teamId: string): Promise<void> {
-    await this.query(`DELETE FROM teams WHERE workspace_id = $1 AND id = $2`, [workspaceId, teamId]);
+    await this.transactions.query(`DELETE FROM teams WHERE workspace_id = $1 AND id = $2`, [workspaceId, teamId]);
   }
 
   /** Members of the given teams in the order they joined, with their userName as `display`. */
   async membersOf(workspaceId: string, teamIds: readonly string[]): Promise<Map<string, GroupMemberRef[]>> {
     const byTeam = new Map<string, GroupMemberRef[]>(teamIds.map((id) => [id, []]));
     if (teamIds.length === 0) return byTeam;
-    const rows = await this.query<{ team_id: string; user_id: string; user_name: string }>(
+    const rows = await this.transactions.query<{ team_id: string; user_id: string; user_name: string }>(
       `SELECT tm.team_id, tm.user_id, u.user_name
          FROM team_memberships tm JOIN scim_users u ON u.workspace_id = tm.workspace_id AND u.id = tm.user_id
         WHERE tm.workspace_id = $1 AND tm.team_id = ANY ($2::uuid[])
@@ -143,7 +140,7 @@ export class ScimGroupStore {
   async userKinds(workspaceId: string, userIds: readonly string[]): Promise<Map<string, 'member' | 'invite'>> {
     const ids = userIds.filter((id) => isUuid(id));
     if (ids.length === 0) return new Map();
-    const rows = await this.query<{ id: string; kind: 'member' | 'invite' }>(`SELECT id, kind FROM scim_users WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [
+    const rows = await this.transactions.query<{ id: string; kind: 'member' | 'invite' }>(`SELECT id, kind FROM scim_users WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [
       workspaceId,
       ids,
     ]);
@@ -152,13 +149,13 @@ export class ScimGroupStore {
 
   /** Makes the team's member list exactly `members` (ids already checked), keeping join order of those who stay. */
   async setMembers(workspaceId: string, teamId: string, members: ReadonlyArray<{ id: string; kind: 'member' | 'invite' }>): Promise<void> {
-    await this.query(`DELETE FROM team_memberships WHERE workspace_id = $1 AND team_id = $2 AND NOT (user_id = ANY ($3::uuid[]))`, [
+    await this.transactions.query(`DELETE FROM team_memberships WHERE workspace_id = $1 AND team_id = $2 AND NOT (user_id = ANY ($3::uuid[]))`, [
       workspaceId,
       teamId,
       members.map((m) => m.id),
     ]);
     if (members.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO team_memberships (workspace_id, team_id, member_id, invite_id)
        SELECT $1, $2, x.member_id, x.invite_id FROM unnest($3::uuid[], $4::uuid[]) WITH ORDINALITY AS x(member_id, invite_id, n)
         ORDER BY x.n

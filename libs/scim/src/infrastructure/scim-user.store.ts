@@ -105,17 +105,14 @@ export interface UserWrite {
 export class ScimUserStore {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   /** A page of users matching the filter, in creation order, and the number of all matches. */
   async list(workspaceId: string, filter: Filter | null, offset: number, limit: number): Promise<{ total: number; users: ScimUserRecord[] }> {
     const params: unknown[] = [workspaceId];
     const where = filter ? ` AND ${compileFilter(filter, USER_FILTER_TARGET, params)}` : '';
-    const [{ total }] = await this.query<{ total: number }>(`SELECT count(*)::int AS total FROM scim_users u WHERE u.workspace_id = $1${where}`, params);
+    const [{ total }] = await this.transactions.query<{ total: number }>(`SELECT count(*)::int AS total FROM scim_users u WHERE u.workspace_id = $1${where}`, params);
     if (limit === 0 || total <= offset) return { total, users: [] };
-    const rows = await this.query<UserRow>(
+    const rows = await this.transactions.query<UserRow>(
       `SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1${where}
         ORDER BY u.created_at, u.id OFFSET ${offset} LIMIT ${limit}`,
       params,
@@ -126,11 +123,11 @@ export class ScimUserStore {
   /** Ids match exactly (RFC 7643 §3.1: `id` is case-exact): an upper-cased id is another, unknown id. */
   async findById(workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<ScimUserRecord | null> {
     if (!isUuid(id) || id !== id.toLowerCase()) return null;
-    const rows = await this.query<UserRow>(`SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND u.id = $2`, [workspaceId, id]);
+    const rows = await this.transactions.query<UserRow>(`SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND u.id = $2`, [workspaceId, id]);
     const user = rows[0] ? toRecord(rows[0]) : null;
     if (user && options.lock) {
       const table = user.kind === 'member' ? 'workspace_members' : 'workspace_invites';
-      await this.query(`SELECT 1 FROM ${table} WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
+      await this.transactions.query(`SELECT 1 FROM ${table} WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
       return this.findById(workspaceId, id);
     }
     return user;
@@ -138,7 +135,7 @@ export class ScimUserStore {
 
   /** The users (members in any state, live invites) with this userName or this member email, case-insensitively. */
   async findByUserNameOrEmail(workspaceId: string, userName: string, email: string): Promise<ScimUserRecord[]> {
-    const rows = await this.query<UserRow>(
+    const rows = await this.transactions.query<UserRow>(
       `SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND (lower(u.user_name) = lower($2) OR lower(u.email) = lower($3))`,
       [workspaceId, userName, email],
     );
@@ -147,16 +144,16 @@ export class ScimUserStore {
 
   /** Serialises writers of one userName in one workspace until the transaction ends. */
   async lockUserName(workspaceId: string, userName: string): Promise<void> {
-    await this.query(`SELECT pg_advisory_xact_lock(hashtext('scim-user:' || $1 || ':' || lower($2)))`, [workspaceId, userName]);
+    await this.transactions.query(`SELECT pg_advisory_xact_lock(hashtext('scim-user:' || $1 || ':' || lower($2)))`, [workspaceId, userName]);
   }
 
   async verifiedDomains(workspaceId: string): Promise<string[]> {
-    const rows = await this.query<{ domains: string[] }>(`SELECT verified_email_domains AS domains FROM workspaces WHERE id = $1`, [workspaceId]);
+    const rows = await this.transactions.query<{ domains: string[] }>(`SELECT verified_email_domains AS domains FROM workspaces WHERE id = $1`, [workspaceId]);
     return (rows[0]?.domains ?? []).map((domain) => domain.toLowerCase());
   }
 
   async insertInvite(workspaceId: string, invite: UserWrite): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO workspace_invites (workspace_id, id, user_name, email, first_name, last_name, access_level, external_id, state, scim_profile)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [workspaceId, invite.id, invite.userName, invite.email, invite.givenName, invite.familyName, invite.appRole, invite.externalId, invite.state, invite.profile],
@@ -167,7 +164,7 @@ export class ScimUserStore {
   /** Writes the SCIM-owned fields of a member or invite, its state and its email rows. */
   async update(workspaceId: string, user: UserWrite): Promise<void> {
     const table = user.kind === 'member' ? 'workspace_members' : 'workspace_invites';
-    await this.query(
+    await this.transactions.query(
       `UPDATE ${table} SET user_name = $3, email = $4, first_name = $5, last_name = $6, external_id = $7, access_level = $8, state = $9,
               scim_profile = $10, updated_at = clock_timestamp()
         WHERE workspace_id = $1 AND id = $2`,
@@ -177,9 +174,9 @@ export class ScimUserStore {
   }
 
   private async replaceEmails(workspaceId: string, userId: string, emails: readonly EmailEntry[]): Promise<void> {
-    await this.query(`DELETE FROM scim_user_emails WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
+    await this.transactions.query(`DELETE FROM scim_user_emails WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
     if (emails.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO scim_user_emails (workspace_id, user_id, position, value, type, is_primary)
        SELECT $1, $2, x.n - 1, x.value, x.type, x.is_primary FROM unnest($3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS x(value, type, is_primary, n)`,
       [workspaceId, userId, emails.map((e) => e.value), emails.map((e) => e.type), emails.map((e) => e.primary)],
@@ -187,7 +184,7 @@ export class ScimUserStore {
   }
 
   async cancelInvite(workspaceId: string, inviteId: string): Promise<void> {
-    await this.query(`UPDATE workspace_invites SET state = 'cancelled', updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, [workspaceId, inviteId]);
+    await this.transactions.query(`UPDATE workspace_invites SET state = 'cancelled', updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, [workspaceId, inviteId]);
     await this.replaceEmails(workspaceId, inviteId, []);
   }
 
@@ -196,7 +193,7 @@ export class ScimUserStore {
    * no access; the row stays so that actor references on records and history still resolve.
    */
   async markMemberDeleted(workspaceId: string, memberId: string): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE workspace_members SET deleted_at = clock_timestamp(), state = CASE WHEN state = 'active' THEN 'suspended' ELSE state END, updated_at = clock_timestamp()
         WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, memberId],
@@ -206,7 +203,7 @@ export class ScimUserStore {
 
   /** Takes the user out of every team (a deleted user); touches the teams' lastModified. */
   async removeFromAllTeams(workspaceId: string, userId: string): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `WITH gone AS (DELETE FROM team_memberships WHERE workspace_id = $1 AND user_id = $2 RETURNING team_id)
        UPDATE teams SET updated_at = clock_timestamp() WHERE workspace_id = $1 AND id IN (SELECT team_id FROM gone)`,
       [workspaceId, userId],

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { DomainError, type ErrorCode, RateLimitedError } from '@workbase/shared/kernel';
+import { pgError } from '@workbase/shared/persistence';
 import { ERROR_STATUS } from './error-status.map';
 
 /** Any failure, normalised before it is written in the error dialect of the route. */
@@ -57,8 +58,9 @@ export function toProblem(error: unknown): Problem {
  * may simply retry, which is what 409 concurrent_write_conflict tells it.
  */
 function transactionRollbackProblem(error: unknown): Problem | undefined {
-  const sqlState = (error as { driverError?: { code?: unknown } } | undefined)?.driverError?.code;
-  if (typeof sqlState !== 'string' || !sqlState.startsWith('40')) return undefined;
+  const failure = pgError(error);
+  if (!failure?.isTransactionRollback) return undefined;
+  const sqlState = failure.code;
   return {
     status: 409,
     code: 'concurrent_write_conflict',
@@ -75,10 +77,11 @@ function transactionRollbackProblem(error: unknown): Problem | undefined {
  * `missedValidation` makes the filter log it so that the edge check gets written.
  */
 function databaseDataProblem(error: unknown): Problem | undefined {
-  const driverError = (error as { driverError?: { code?: unknown; message?: unknown } } | undefined)?.driverError;
-  const sqlState = typeof driverError?.code === 'string' ? driverError.code : undefined;
-  if (!sqlState?.startsWith('22')) return undefined;
-  const reason = sqlState === '22021' || sqlState === '22P05' ? 'a value contains a character that cannot be stored (such as U+0000)' : String(driverError?.message);
+  const failure = pgError(error);
+  if (!failure?.isDataException) return undefined;
+  const sqlState = failure.code;
+  const unstorable = failure.kind === 'characterNotInRepertoire' || failure.kind === 'untranslatableCharacter';
+  const reason = unstorable ? 'a value contains a character that cannot be stored (such as U+0000)' : failure.message;
   return {
     status: 400,
     code: 'validation_type',

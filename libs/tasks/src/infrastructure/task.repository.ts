@@ -38,12 +38,9 @@ const ORDER: Record<TaskSort, string> = {
 export class TaskRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  private query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.transactions.manager().query(sql, params);
-  }
 
   async insert(task: Omit<Task, 'createdAt' | 'completedAt'>): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO tasks (workspace_id, id, content_plaintext, deadline_at, is_completed, completed_at, created_by)
        VALUES ($1, $2, $3, $4, $5, CASE WHEN $5 THEN clock_timestamp() END, $6)`,
       [task.workspaceId, task.id, task.contentPlaintext, task.deadlineAt?.toISOString() ?? null, task.isCompleted, JSON.stringify(task.createdBy)],
@@ -53,7 +50,7 @@ export class TaskRepository {
   }
 
   async findById(workspaceId: string, taskId: string, options: { lock?: boolean } = {}): Promise<Task | null> {
-    const rows = await this.query<RawTask[]>(
+    const rows = await this.transactions.query<RawTask>(
       `SELECT id, content_plaintext, deadline_at, is_completed, completed_at, created_by, created_at FROM tasks WHERE workspace_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`,
       [workspaceId, taskId],
     );
@@ -78,7 +75,7 @@ export class TaskRepository {
       where.push(`EXISTS (SELECT 1 FROM task_assignees a WHERE a.workspace_id = t.workspace_id AND a.task_id = t.id AND a.member_id = ${param(filter.assignee)})`);
     }
     if (filter.isCompleted !== undefined) where.push(`t.is_completed = ${param(filter.isCompleted)}`);
-    const rows = await this.query<RawTask[]>(
+    const rows = await this.transactions.query<RawTask>(
       `SELECT t.id, t.content_plaintext, t.deadline_at, t.is_completed, t.completed_at, t.created_by, t.created_at FROM tasks t
        WHERE ${where.join(' AND ')} ORDER BY ${ORDER[filter.sort]} LIMIT ${param(filter.limit)} OFFSET ${param(filter.offset)}`,
       params,
@@ -99,13 +96,13 @@ export class TaskRepository {
       sets.push(`is_completed = $${params.length}`, `completed_at = CASE WHEN $${params.length} THEN COALESCE(completed_at, clock_timestamp()) END`);
     }
     if (sets.length === 0) return;
-    await this.query(`UPDATE tasks SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params);
+    await this.transactions.query(`UPDATE tasks SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params);
   }
 
   async replaceLinkedRecords(workspaceId: string, taskId: string, linked: readonly TaskLinkedRecord[]): Promise<void> {
-    await this.query(`DELETE FROM task_linked_records WHERE workspace_id = $1 AND task_id = $2`, [workspaceId, taskId]);
+    await this.transactions.query(`DELETE FROM task_linked_records WHERE workspace_id = $1 AND task_id = $2`, [workspaceId, taskId]);
     if (linked.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO task_linked_records (workspace_id, task_id, position, object_id, record_id)
        SELECT $1, $2, p.ordinality - 1, p.object_id, p.record_id FROM unnest($3::uuid[], $4::uuid[]) WITH ORDINALITY AS p (object_id, record_id, ordinality)`,
       [workspaceId, taskId, linked.map((l) => l.objectId), linked.map((l) => l.recordId)],
@@ -113,9 +110,9 @@ export class TaskRepository {
   }
 
   async replaceAssignees(workspaceId: string, taskId: string, memberIds: readonly string[]): Promise<void> {
-    await this.query(`DELETE FROM task_assignees WHERE workspace_id = $1 AND task_id = $2`, [workspaceId, taskId]);
+    await this.transactions.query(`DELETE FROM task_assignees WHERE workspace_id = $1 AND task_id = $2`, [workspaceId, taskId]);
     if (memberIds.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO task_assignees (workspace_id, task_id, position, member_id)
        SELECT $1, $2, p.ordinality - 1, p.member_id FROM unnest($3::uuid[]) WITH ORDINALITY AS p (member_id, ordinality)`,
       [workspaceId, taskId, memberIds],
@@ -123,7 +120,7 @@ export class TaskRepository {
   }
 
   async delete(workspaceId: string, taskId: string): Promise<boolean> {
-    const rows = await this.query<unknown[]>(`WITH deleted AS (DELETE FROM tasks WHERE workspace_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, [workspaceId, taskId]);
+    const rows = await this.transactions.query<unknown>(`WITH deleted AS (DELETE FROM tasks WHERE workspace_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, [workspaceId, taskId]);
     return rows.length > 0;
   }
 
@@ -131,11 +128,11 @@ export class TaskRepository {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [links, assignees] = await Promise.all([
-      this.query<Array<{ task_id: string; object_id: string; record_id: string }>>(
+      this.transactions.query<{ task_id: string; object_id: string; record_id: string }>(
         `SELECT task_id, object_id, record_id FROM task_linked_records WHERE workspace_id = $1 AND task_id = ANY ($2::uuid[]) ORDER BY task_id, position`,
         [workspaceId, ids],
       ),
-      this.query<Array<{ task_id: string; member_id: string }>>(
+      this.transactions.query<{ task_id: string; member_id: string }>(
         `SELECT task_id, member_id FROM task_assignees WHERE workspace_id = $1 AND task_id = ANY ($2::uuid[]) ORDER BY task_id, position`,
         [workspaceId, ids],
       ),

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { rowsOf } from './sql-rows';
+import { rowsOf } from '@workbase/shared/persistence';
 
 /** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
 export const JOBS_CHANNEL = 'workbase_webhook_jobs';

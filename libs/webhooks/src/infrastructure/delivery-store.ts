@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { COMPLETE_JOB_SQL, DELIVERY_QUEUE } from './delivery-queue';
-import { rowsOf } from './sql-rows';
 import type { Subscription, WebhookStatus } from '../domain/webhook';
 
 export interface OutboxEvent {
@@ -86,13 +85,10 @@ export class DeliveryStore {
     private readonly secrets: SecretBox,
   ) {}
 
-  private async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return rowsOf<T>(await this.transactions.manager().query(sql, params));
-  }
 
   /** Locks the cursor for this transaction; null when another worker is fanning out. */
   async lockCursor(): Promise<{ lastTxId: string; lastEventId: string } | null> {
-    const [row] = await this.query<{ last_tx_id: string; last_event_id: string }>(
+    const [row] = await this.transactions.query<{ last_tx_id: string; last_event_id: string }>(
       `SELECT last_tx_id::text, last_event_id::text FROM webhook_dispatch_cursor WHERE consumer = $1 FOR UPDATE SKIP LOCKED`,
       [CONSUMER],
     );
@@ -104,7 +100,7 @@ export class DeliveryStore {
    * oldest one still running, so no event can later appear behind the cursor.
    */
   async eventsAfter(cursor: { lastTxId: string; lastEventId: string }, limit: number): Promise<OutboxEvent[]> {
-    return this.query<OutboxEvent>(
+    return this.transactions.query<OutboxEvent>(
       `SELECT workspace_id, id::text, tx_id::text, event_type, entity_id, actor, payload, occurred_at
        FROM event_outbox
        WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -118,7 +114,7 @@ export class DeliveryStore {
    * transaction older than theirs is still running): fan-out should look again soon.
    */
   async eventsBehindHorizon(cursor: { lastTxId: string; lastEventId: string }): Promise<boolean> {
-    const [row] = await this.query<{ waiting: boolean }>(
+    const [row] = await this.transactions.query<{ waiting: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM event_outbox WHERE (tx_id, id) > ($1::xid8, $2::bigint)) AS waiting`,
       [cursor.lastTxId, cursor.lastEventId],
     );
@@ -126,7 +122,7 @@ export class DeliveryStore {
   }
 
   async advanceCursor(lastTxId: string, lastEventId: string): Promise<void> {
-    await this.query(`UPDATE webhook_dispatch_cursor SET last_tx_id = $2::xid8, last_event_id = $3, updated_at = clock_timestamp() WHERE consumer = $1`, [
+    await this.transactions.query(`UPDATE webhook_dispatch_cursor SET last_tx_id = $2::xid8, last_event_id = $3, updated_at = clock_timestamp() WHERE consumer = $1`, [
       CONSUMER,
       lastTxId,
       lastEventId,
@@ -134,7 +130,7 @@ export class DeliveryStore {
   }
 
   async deliverableWebhooks(workspaceIds: readonly string[]): Promise<DeliverableWebhook[]> {
-    return this.query<DeliverableWebhook>(
+    return this.transactions.query<DeliverableWebhook>(
       `SELECT workspace_id, id, target_url, subscriptions, created_at FROM webhooks WHERE workspace_id = ANY($1::uuid[]) AND status <> 'inactive'`,
       [workspaceIds],
     );
@@ -143,7 +139,7 @@ export class DeliveryStore {
   /** Inserts deliveries; returns the ids actually inserted (an event reaches a webhook once). */
   async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<Set<string>> {
     if (deliveries.length === 0) return new Set();
-    const rows = await this.query<{ id: string }>(
+    const rows = await this.transactions.query<{ id: string }>(
       `INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, event_occurred_at, body, next_attempt_at)
        SELECT d."workspaceId", d.id, d."webhookId", d."eventId", d."eventType", d."occurredAt", d.body, clock_timestamp() + make_interval(secs => d."startAfterSeconds")
        FROM jsonb_to_recordset($1::jsonb) AS d("workspaceId" uuid, id uuid, "webhookId" uuid, "eventId" bigint, "eventType" text, "occurredAt" timestamptz, body text, "startAfterSeconds" float8)
@@ -155,7 +151,7 @@ export class DeliveryStore {
   }
 
   async findForAttempt(workspaceId: string, deliveryId: string): Promise<DeliveryToAttempt | null> {
-    const [row] = await this.query<DeliveryToAttempt>(
+    const [row] = await this.transactions.query<DeliveryToAttempt>(
       `SELECT d.workspace_id, d.id, d.webhook_id, d.body, d.status, d.attempts, w.target_url, w.secret, w.status AS webhook_status,
          w.consecutive_failures AS webhook_failures
        FROM webhook_deliveries d JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id
@@ -170,7 +166,7 @@ export class DeliveryStore {
    * backlog gets its new jobs ordered after those of a workspace with none.
    */
   async pendingCounts(workspaceIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.query<{ workspace_id: string; pending: string }>(
+    const rows = await this.transactions.query<{ workspace_id: string; pending: string }>(
       `SELECT workspace_id, count(*) AS pending FROM webhook_deliveries WHERE status = 'pending' AND workspace_id = ANY($1::uuid[]) GROUP BY workspace_id`,
       [workspaceIds],
     );
@@ -179,7 +175,7 @@ export class DeliveryStore {
 
   /** Seconds each target's pacing clock runs ahead of now (absent: not ahead). */
   async pacingOf(targets: readonly Buffer[]): Promise<Map<string, number>> {
-    const rows = await this.query<{ target_hash: Buffer; ahead: number }>(
+    const rows = await this.transactions.query<{ target_hash: Buffer; ahead: number }>(
       `SELECT target_hash, EXTRACT(EPOCH FROM paced_until - clock_timestamp())::float8 AS ahead
        FROM webhook_targets WHERE target_hash = ANY($1::bytea[]) AND paced_until IS NOT NULL`,
       [targets],
@@ -189,7 +185,7 @@ export class DeliveryStore {
 
   async setPacing(entries: ReadonlyArray<{ target: Buffer; aheadSeconds: number }>): Promise<void> {
     if (entries.length === 0) return;
-    await this.query(
+    await this.transactions.query(
       `INSERT INTO webhook_targets AS t (target_hash, paced_until)
        SELECT x.target, clock_timestamp() + make_interval(secs => x.ahead) FROM unnest($1::bytea[], $2::float8[]) AS x(target, ahead)
        ON CONFLICT (target_hash) DO UPDATE SET paced_until = EXCLUDED.paced_until, updated_at = clock_timestamp()`,
@@ -202,7 +198,7 @@ export class DeliveryStore {
    * died (pg-boss handed the job out again once it expired), so its attempt was interrupted.
    */
   async markInterruptedAttempts(workspaceId: string, deliveryId: string): Promise<number> {
-    const rows = await this.query<{ id: string }>(
+    const rows = await this.transactions.query<{ id: string }>(
       `UPDATE webhook_delivery_attempts SET interrupted = true, finished_at = clock_timestamp()
        WHERE workspace_id = $1 AND delivery_id = $2 AND trigger = 'automatic' AND finished_at IS NULL RETURNING id`,
       [workspaceId, deliveryId],
@@ -216,7 +212,7 @@ export class DeliveryStore {
    * lease running) with the seconds until the first lease ends.
    */
   async targetState(target: Buffer, probeLeaseSeconds: number): Promise<{ circuit: TargetCircuit | null; inFlight: number; firstEndsIn: number }> {
-    const [row] = await this.query<{ circuit: TargetCircuit | null; in_flight: number; first_ends_in: number | null }>(
+    const [row] = await this.transactions.query<{ circuit: TargetCircuit | null; in_flight: number; first_ends_in: number | null }>(
       `SELECT
          (SELECT jsonb_build_object(
             'consecutive_failures', consecutive_failures, 'failing_since', failing_since, 'open_until', open_until, 'open_seconds', open_seconds,
@@ -233,7 +229,7 @@ export class DeliveryStore {
 
   /** Claims the probe of an open circuit that is due; false when another attempt has it. */
   async claimProbe(target: Buffer, probeLeaseSeconds: number): Promise<boolean> {
-    const rows = await this.query<{ n: number }>(
+    const rows = await this.transactions.query<{ n: number }>(
       `UPDATE webhook_targets SET probe_started_at = clock_timestamp(), updated_at = clock_timestamp()
        WHERE target_hash = $1 AND open_until <= clock_timestamp()
          AND (probe_started_at IS NULL OR probe_started_at <= clock_timestamp() - make_interval(secs => $2))
@@ -244,7 +240,7 @@ export class DeliveryStore {
   }
 
   async releaseProbe(target: Buffer): Promise<void> {
-    await this.query(`UPDATE webhook_targets SET probe_started_at = NULL WHERE target_hash = $1`, [target]);
+    await this.transactions.query(`UPDATE webhook_targets SET probe_started_at = NULL WHERE target_hash = $1`, [target]);
   }
 
   /**
@@ -253,7 +249,7 @@ export class DeliveryStore {
    * completed. Returns whether the delivery was recorded by this call.
    */
   async recordSuccess(workspaceId: string, deliveryId: string, attemptId: string, attempt: number, record: AttemptRecord, jobId: string): Promise<boolean> {
-    const [row] = await this.query<{ recorded: boolean }>(
+    const [row] = await this.transactions.query<{ recorded: boolean }>(
       `WITH finished AS (
          UPDATE webhook_delivery_attempts SET finished_at = clock_timestamp(), duration_ms = $4, status_code = $5, error = NULL, succeeded = true
          WHERE workspace_id = $1 AND delivery_id = $2 AND id = $3::bigint RETURNING 1
@@ -273,7 +269,7 @@ export class DeliveryStore {
 
   /** Writes an attempt as started, before its request is sent; it is in flight until `finishAttempt`. */
   async startAttempt(workspaceId: string, deliveryId: string, trigger: 'automatic' | 'replay', target: Buffer, leaseSeconds: number): Promise<StartedAttempt> {
-    const [row] = await this.query<{ id: string; started_at: Date }>(
+    const [row] = await this.transactions.query<{ id: string; started_at: Date }>(
       `INSERT INTO webhook_delivery_attempts (workspace_id, delivery_id, trigger, started_at, target_hash, lease_until, succeeded)
        VALUES ($1, $2, $3, clock_timestamp(), $4, clock_timestamp() + make_interval(secs => $5), false)
        RETURNING id::text, started_at`,
@@ -283,7 +279,7 @@ export class DeliveryStore {
   }
 
   async finishAttempt(workspaceId: string, deliveryId: string, attemptId: string, record: AttemptRecord): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE webhook_delivery_attempts SET finished_at = clock_timestamp(), duration_ms = $4, status_code = $5, error = $6, succeeded = $7
        WHERE workspace_id = $1 AND delivery_id = $2 AND id = $3::bigint`,
       [workspaceId, deliveryId, attemptId, record.durationMs, record.statusCode, record.error, record.succeeded],
@@ -301,7 +297,7 @@ export class DeliveryStore {
     record: AttemptRecord,
     outcome: { status: 'pending' | 'succeeded' | 'failed'; nextAttemptAt: Date | null },
   ): Promise<boolean> {
-    const updated = await this.query<{ id: string }>(
+    const updated = await this.transactions.query<{ id: string }>(
       `UPDATE webhook_deliveries SET attempts = $3, status = $4, next_attempt_at = $5, last_status_code = $6, last_error = $7, waiting_reason = NULL,
          completed_at = CASE WHEN $4 = 'pending' THEN NULL ELSE clock_timestamp() END
        WHERE workspace_id = $1 AND id = $2 AND attempts = $3 - 1 AND status = 'pending'
@@ -312,7 +308,7 @@ export class DeliveryStore {
   }
 
   async recordReplayOutcome(workspaceId: string, deliveryId: string, record: AttemptRecord): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE webhook_deliveries SET last_status_code = $3, last_error = $4,
          status = CASE WHEN $5 THEN 'succeeded' ELSE status END,
          next_attempt_at = CASE WHEN $5 THEN NULL ELSE next_attempt_at END,
@@ -325,7 +321,7 @@ export class DeliveryStore {
 
   /** A pending delivery that waits for its target (open circuit, attempts in flight, rate): the log says why and until when. */
   async markWaiting(workspaceId: string, deliveryId: string, reason: WaitingReason, waitSeconds: number): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE webhook_deliveries SET waiting_reason = $3, next_attempt_at = clock_timestamp() + make_interval(secs => $4)
        WHERE workspace_id = $1 AND id = $2 AND status = 'pending'`,
       [workspaceId, deliveryId, reason, waitSeconds],
@@ -338,7 +334,7 @@ export class DeliveryStore {
    * for twice as long as the last time, up to `maxOpenSeconds`. Returns whether it is open now.
    */
   async recordTargetFailure(target: Buffer, policy: { threshold: number; openSeconds: number; maxOpenSeconds: number; probe: boolean }): Promise<boolean> {
-    const [row] = await this.query<{ open: boolean }>(
+    const [row] = await this.transactions.query<{ open: boolean }>(
       `INSERT INTO webhook_targets AS t (target_hash, consecutive_failures, failing_since, open_until, open_seconds)
        VALUES ($1, 1, clock_timestamp(),
          CASE WHEN $2 <= 1 THEN clock_timestamp() + make_interval(secs => $3) END,
@@ -364,7 +360,7 @@ export class DeliveryStore {
 
   /** The target answered (anything but a 5xx): its circuit closes and its failure count restarts. */
   async recordTargetAnswered(target: Buffer): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL, updated_at = clock_timestamp()
        WHERE target_hash = $1 AND (consecutive_failures > 0 OR open_until IS NOT NULL)`,
       [target],
@@ -373,7 +369,7 @@ export class DeliveryStore {
 
   /** Targets with nothing to remember (closed, not failing, pacing clock behind): no row is the same. */
   async deleteIdleTargets(): Promise<number> {
-    const rows = await this.query<{ n: number }>(
+    const rows = await this.transactions.query<{ n: number }>(
       `DELETE FROM webhook_targets WHERE consecutive_failures = 0 AND open_until IS NULL
          AND (paced_until IS NULL OR paced_until < clock_timestamp() - interval '1 minute') RETURNING 1 AS n`,
     );
@@ -381,7 +377,7 @@ export class DeliveryStore {
   }
 
   async cancel(workspaceId: string, deliveryId: string, reason: string): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE webhook_deliveries SET status = 'cancelled', last_error = $3, next_attempt_at = NULL, waiting_reason = NULL, completed_at = clock_timestamp()
        WHERE workspace_id = $1 AND id = $2 AND status = 'pending'`,
       [workspaceId, deliveryId, reason],
@@ -389,7 +385,7 @@ export class DeliveryStore {
   }
 
   async markEndpointHealthy(workspaceId: string, webhookId: string): Promise<void> {
-    await this.query(
+    await this.transactions.query(
       `UPDATE webhooks SET status = 'active', consecutive_failures = 0, failing_since = NULL, degraded_since = NULL, inactive_reason = NULL
        WHERE workspace_id = $1 AND id = $2 AND (status <> 'active' OR consecutive_failures > 0)`,
       [workspaceId, webhookId],
@@ -406,7 +402,7 @@ export class DeliveryStore {
     webhookId: string,
     policy: { degradedAfterFailures: number; inactiveAfterSeconds: number; gone: boolean },
   ): Promise<WebhookStatus | null> {
-    const [row] = await this.query<{ status: WebhookStatus }>(
+    const [row] = await this.transactions.query<{ status: WebhookStatus }>(
       `UPDATE webhooks SET
          consecutive_failures = consecutive_failures + 1,
          failing_since = COALESCE(failing_since, clock_timestamp()),
@@ -430,7 +426,7 @@ export class DeliveryStore {
 
   /** Degraded endpoints that have failed for the whole window become inactive even without traffic. */
   async deactivateLongDegraded(inactiveAfterSeconds: number): Promise<number> {
-    const rows = await this.query<{ id: string }>(
+    const rows = await this.transactions.query<{ id: string }>(
       `UPDATE webhooks SET status = 'inactive', inactive_reason = 'failing for too long'
        WHERE status = 'degraded' AND degraded_since < clock_timestamp() - make_interval(secs => $1) RETURNING id`,
       [inactiveAfterSeconds],
@@ -444,7 +440,7 @@ export class DeliveryStore {
    * `rateTargetKey` of its URL). Returns 0 when taken, else the seconds until one is available.
    */
   async takeRateToken(target: Buffer, rate: number, burst: number): Promise<number> {
-    const taken = await this.query<{ tokens: number }>(
+    const taken = await this.transactions.query<{ tokens: number }>(
       `INSERT INTO webhook_target_rate_buckets AS b (target_hash, tokens, refilled_at)
        VALUES ($1, $2::float8 - 1, clock_timestamp())
        ON CONFLICT (target_hash) DO UPDATE SET
@@ -455,7 +451,7 @@ export class DeliveryStore {
       [target, burst, rate],
     );
     if (taken.length > 0) return 0;
-    const [row] = await this.query<{ available: number }>(
+    const [row] = await this.transactions.query<{ available: number }>(
       `SELECT LEAST($2::float8, tokens + EXTRACT(EPOCH FROM clock_timestamp() - refilled_at)::float8 * $3::float8) AS available
        FROM webhook_target_rate_buckets WHERE target_hash = $1`,
       [target, burst, rate],
@@ -470,7 +466,7 @@ export class DeliveryStore {
    * DELETE re-checks `refilled_at` on the row it locks.
    */
   async deleteFullRateBuckets(rate: number, burst: number): Promise<number> {
-    const rows = await this.query<{ refilled_at: Date }>(
+    const rows = await this.transactions.query<{ refilled_at: Date }>(
       `DELETE FROM webhook_target_rate_buckets WHERE refilled_at < clock_timestamp() - make_interval(secs => $1) RETURNING refilled_at`,
       [burst / rate + 1],
     );

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { rowsOf } from './sql-rows';
 import type { Subscription, Webhook, WebhookStatus } from '../domain/webhook';
 
 interface WebhookRow {
@@ -76,12 +75,9 @@ export class WebhookRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return rowsOf<T>(await this.transactions.manager().query(sql, params));
-  }
 
   async insert(webhook: Webhook, secret: string): Promise<Webhook> {
-    const [row] = await this.query<WebhookRow>(
+    const [row] = await this.transactions.query<WebhookRow>(
       `INSERT INTO webhooks (workspace_id, id, target_url, subscriptions, secret) VALUES ($1, $2, $3, $4::jsonb, $5) RETURNING ${WEBHOOK_COLUMNS}`,
       [webhook.workspaceId, webhook.id, webhook.targetUrl, JSON.stringify(webhook.subscriptions), this.secrets.seal(secret)],
     );
@@ -89,7 +85,7 @@ export class WebhookRepository {
   }
 
   async findById(workspaceId: string, webhookId: string, forUpdate = false): Promise<Webhook | null> {
-    const [row] = await this.query<WebhookRow>(
+    const [row] = await this.transactions.query<WebhookRow>(
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE workspace_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
       [workspaceId, webhookId],
     );
@@ -97,7 +93,7 @@ export class WebhookRepository {
   }
 
   async listInWorkspace(workspaceId: string, limit: number, offset: number): Promise<Webhook[]> {
-    const rows = await this.query<WebhookRow>(
+    const rows = await this.transactions.query<WebhookRow>(
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE workspace_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       [workspaceId, limit, offset],
     );
@@ -106,7 +102,7 @@ export class WebhookRepository {
 
   /** Changing the target or subscriptions of an inactive webhook makes it active again. */
   async update(workspaceId: string, webhookId: string, changes: { targetUrl?: string; subscriptions?: readonly Subscription[] }): Promise<Webhook | null> {
-    const [row] = await this.query<WebhookRow>(
+    const [row] = await this.transactions.query<WebhookRow>(
       `UPDATE webhooks SET
          target_url = COALESCE($3, target_url),
          subscriptions = COALESCE($4::jsonb, subscriptions),
@@ -124,13 +120,13 @@ export class WebhookRepository {
   }
 
   async delete(workspaceId: string, webhookId: string): Promise<boolean> {
-    const rows = await this.query<{ id: string }>(`DELETE FROM webhooks WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, webhookId]);
+    const rows = await this.transactions.query<{ id: string }>(`DELETE FROM webhooks WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, webhookId]);
     return rows.length > 0;
   }
 
   /** Newest first; `beforeSeq` continues after the last delivery of the previous page. */
   async listDeliveries(workspaceId: string, webhookId: string, limit: number, beforeSeq: string | null): Promise<DeliveryRow[]> {
-    return this.query<DeliveryRow>(
+    return this.transactions.query<DeliveryRow>(
       `SELECT * FROM webhook_deliveries
        WHERE workspace_id = $1 AND webhook_id = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
        ORDER BY seq DESC LIMIT $4`,
@@ -139,7 +135,7 @@ export class WebhookRepository {
   }
 
   async findDelivery(workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
-    const [row] = await this.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE workspace_id = $1 AND webhook_id = $2 AND id = $3`, [
+    const [row] = await this.transactions.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE workspace_id = $1 AND webhook_id = $2 AND id = $3`, [
       workspaceId,
       webhookId,
       deliveryId,
@@ -149,7 +145,7 @@ export class WebhookRepository {
 
   async attemptsOf(workspaceId: string, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return [];
-    return this.query<AttemptRow>(
+    return this.transactions.query<AttemptRow>(
       `SELECT delivery_id, trigger, started_at, duration_ms, status_code, error, succeeded,
          CASE WHEN interrupted OR (finished_at IS NULL AND lease_until < clock_timestamp()) THEN 'interrupted'
               WHEN finished_at IS NULL THEN 'in_progress'
@@ -165,7 +161,7 @@ export class WebhookRepository {
    * when it has no row) and its attempts in flight, from every workspace posting to it.
    */
   async targetState(target: Buffer): Promise<TargetStateRow> {
-    const [row] = await this.query<TargetStateRow>(
+    const [row] = await this.transactions.query<TargetStateRow>(
       `SELECT COALESCE((SELECT CASE WHEN open_until IS NULL THEN 'closed' WHEN open_until > clock_timestamp() THEN 'open' ELSE 'half_open' END
                         FROM webhook_targets WHERE target_hash = $1), 'closed') AS circuit_state,
          COALESCE((SELECT consecutive_failures FROM webhook_targets WHERE target_hash = $1), 0) AS consecutive_failures,
