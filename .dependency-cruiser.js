@@ -4,6 +4,7 @@
  * - a context is entered only through its front door (`libs/<context>/src/index.ts`);
  * - domain code imports no infrastructure, interface, Nest or TypeORM;
  * - the shared kernel stays free of frameworks; shared libs never import a context;
+ * - TypeORM entities never leave infrastructure (module files register them);
  * - libraries never import an app.
  */
 const CONTEXT = '^libs/(?!shared/)([^/]+)/src/';
@@ -59,6 +60,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/shared/' },
       to: { path: CONTEXT },
+    },
+    {
+      name: 'orm-entities-stay-in-infrastructure',
+      severity: 'error',
+      comment: 'TypeORM entities are a storage detail: repositories map them to plain types, so no entity reaches a use case or an HTTP response.',
+      from: { path: '^libs/[^/]+/src/', pathNot: ['/infrastructure/', '\\.module\\.ts$'] },
+      to: { path: ['orm-entit(y|ies)\\.ts$'] },
     },
     {
       name: 'libs-never-import-apps',

@@ -9,7 +9,6 @@ export { WorkspaceLookup } from './application/workspace-lookup';
 export { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from './application/workspace-initializer';
 export { WorkspaceRepository } from './infrastructure/workspace.repository';
 export { WorkspaceMemberRepository } from './infrastructure/workspace-member.repository';
-export { WorkspaceMemberOrmEntity } from './infrastructure/workspace-member.orm-entity';
-export { WorkspaceOrmEntity } from './infrastructure/workspace.orm-entity';
+export { type Workspace, type WorkspaceMember } from './domain/workspace';
 export { hashPassword, needsRehash, verifyPassword } from './domain/password';
 export { assertAccessLevel, normaliseEmail, type AccessLevel } from './domain/workspace-rules';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { IsNull } from 'typeorm';
+import type { WorkspaceMember } from '../domain/workspace';
 import { WorkspaceMemberOrmEntity } from './workspace-member.orm-entity';
 
 @Injectable()
@@ -11,24 +12,26 @@ export class WorkspaceMemberRepository {
     return this.transactions.manager().getRepository(WorkspaceMemberOrmEntity);
   }
 
-  findById(workspaceId: string, memberId: string): Promise<WorkspaceMemberOrmEntity | null> {
-    return this.repo.findOneBy({ workspaceId, id: memberId });
+  async findById(workspaceId: string, memberId: string): Promise<WorkspaceMember | null> {
+    return toWorkspaceMember(await this.repo.findOneBy({ workspaceId, id: memberId }));
   }
 
   /** The member with this email who was not deleted through SCIM (a deleted one's address may be reused). */
-  findByEmail(workspaceId: string, email: string): Promise<WorkspaceMemberOrmEntity | null> {
-    return this.repo
-      .createQueryBuilder('m')
-      .where('m.workspace_id = :workspaceId AND lower(m.email) = lower(:email) AND m.deleted_at IS NULL', { workspaceId, email })
-      .getOne();
+  async findByEmail(workspaceId: string, email: string): Promise<WorkspaceMember | null> {
+    return toWorkspaceMember(
+      await this.repo
+        .createQueryBuilder('m')
+        .where('m.workspace_id = :workspaceId AND lower(m.email) = lower(:email) AND m.deleted_at IS NULL', { workspaceId, email })
+        .getOne(),
+    );
   }
 
-  listInWorkspace(workspaceId: string): Promise<WorkspaceMemberOrmEntity[]> {
-    return this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  async listInWorkspace(workspaceId: string): Promise<WorkspaceMember[]> {
+    return (await this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } })).map((row) => toWorkspaceMember(row)!);
   }
 
-  findFirstActiveAdmin(workspaceId: string): Promise<WorkspaceMemberOrmEntity | null> {
-    return this.repo.findOne({ where: { workspaceId, accessLevel: 'admin', state: 'active', deletedAt: IsNull() }, order: { createdAt: 'ASC' } });
+  async findFirstActiveAdmin(workspaceId: string): Promise<WorkspaceMember | null> {
+    return toWorkspaceMember(await this.repo.findOne({ where: { workspaceId, accessLevel: 'admin', state: 'active', deletedAt: IsNull() }, order: { createdAt: 'ASC' } }));
   }
 
   async insert(
@@ -50,4 +53,24 @@ export class WorkspaceMemberRepository {
     const result = await this.repo.update({ workspaceId, id: memberId, passwordHash: previousHash }, { passwordHash });
     return (result.affected ?? 0) > 0;
   }
+}
+
+/** Plain data out of the ORM entity (the password hash is never selected here): entities stay in this layer. */
+function toWorkspaceMember(row: WorkspaceMemberOrmEntity | null): WorkspaceMember | null {
+  return (
+    row && {
+      workspaceId: row.workspaceId,
+      id: row.id,
+      email: row.email,
+      userName: row.userName,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      avatarUrl: row.avatarUrl,
+      accessLevel: row.accessLevel,
+      state: row.state,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      deletedAt: row.deletedAt,
+    }
+  );
 }

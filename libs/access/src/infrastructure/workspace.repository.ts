@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Workspace } from '../domain/workspace';
 import { WorkspaceOrmEntity } from './workspace.orm-entity';
 
 @Injectable()
@@ -11,12 +12,12 @@ export class WorkspaceRepository {
     return this.transactions.manager().getRepository(WorkspaceOrmEntity);
   }
 
-  findBySlugOrId(slugOrId: string): Promise<WorkspaceOrmEntity | null> {
-    return this.repo.findOne({ where: isUuid(slugOrId) ? [{ id: slugOrId }, { slug: slugOrId }] : { slug: slugOrId } });
+  async findBySlugOrId(slugOrId: string): Promise<Workspace | null> {
+    return toWorkspace(await this.repo.findOne({ where: isUuid(slugOrId) ? [{ id: slugOrId }, { slug: slugOrId }] : { slug: slugOrId } }));
   }
 
-  findById(workspaceId: string): Promise<WorkspaceOrmEntity | null> {
-    return this.repo.findOneBy({ id: workspaceId });
+  async findById(workspaceId: string): Promise<Workspace | null> {
+    return toWorkspace(await this.repo.findOneBy({ id: workspaceId }));
   }
 
   async slugTaken(slug: string): Promise<boolean> {
@@ -27,7 +28,7 @@ export class WorkspaceRepository {
     return (await this.repo.count({ take: 1 })) === 0;
   }
 
-  async insert(workspace: Pick<WorkspaceOrmEntity, 'id' | 'name' | 'slug' | 'logoUrl'>): Promise<WorkspaceOrmEntity> {
+  async insert(workspace: Pick<WorkspaceOrmEntity, 'id' | 'name' | 'slug' | 'logoUrl'>): Promise<Workspace> {
     await this.repo.insert(workspace);
     return (await this.findById(workspace.id))!;
   }
@@ -39,4 +40,9 @@ export class WorkspaceRepository {
       [workspaceId, domain],
     );
   }
+}
+
+/** Plain data out of the ORM entity: entities stay in this layer. */
+function toWorkspace(row: WorkspaceOrmEntity | null): Workspace | null {
+  return row && { id: row.id, name: row.name, slug: row.slug, logoUrl: row.logoUrl, verifiedEmailDomains: row.verifiedEmailDomains, createdAt: row.createdAt };
 }

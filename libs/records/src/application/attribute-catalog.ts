@@ -17,7 +17,7 @@ import {
 import { AttributeRepository, type NewAttribute } from '../infrastructure/attribute.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { OptionRepository } from '../infrastructure/option.repository';
-import type { SelectOptionOrmEntity, StatusOrmEntity } from '../infrastructure/orm-entities';
+import type { SelectOption, Status } from '../infrastructure/option.repository';
 import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { assertSlug } from './object-catalog';
 import { type Container, containerEvent } from './container';
@@ -312,12 +312,12 @@ export class AttributeCatalog {
 
   // --- select options --------------------------------------------------------------------
 
-  async listOptions(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; options: SelectOptionOrmEntity[] }> {
+  async listOptions(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; options: SelectOption[] }> {
     const attribute = await this.choiceAttribute(container, attributeKey, 'select');
     return { attribute, options: await this.options.listOptions(container.workspaceId, [attribute.id], showArchived) };
   }
 
-  async createOption(container: Container, attributeKey: string, title: string): Promise<{ attribute: Attribute; option: SelectOptionOrmEntity }> {
+  async createOption(container: Container, attributeKey: string, title: string): Promise<{ attribute: Attribute; option: SelectOption }> {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'select');
       if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema; its options cannot be changed.`);
@@ -334,7 +334,7 @@ export class AttributeCatalog {
     });
   }
 
-  async updateOption(container: Container, attributeKey: string, optionKey: string, changes: { title?: string; isArchived?: boolean }): Promise<{ attribute: Attribute; option: SelectOptionOrmEntity }> {
+  async updateOption(container: Container, attributeKey: string, optionKey: string, changes: { title?: string; isArchived?: boolean }): Promise<{ attribute: Attribute; option: SelectOption }> {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'select');
       if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema; its options cannot be changed.`);
@@ -356,7 +356,7 @@ export class AttributeCatalog {
 
   // --- statuses ----------------------------------------------------------------------------
 
-  async listStatuses(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; statuses: StatusOrmEntity[] }> {
+  async listStatuses(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; statuses: Status[] }> {
     const attribute = await this.choiceAttribute(container, attributeKey, 'status');
     return { attribute, statuses: await this.options.listStatuses(container.workspaceId, [attribute.id], showArchived) };
   }
@@ -365,7 +365,7 @@ export class AttributeCatalog {
     container: Container,
     attributeKey: string,
     input: { title: string; celebrationEnabled?: boolean; targetTimeInStatus?: string | null },
-  ): Promise<{ attribute: Attribute; status: StatusOrmEntity }> {
+  ): Promise<{ attribute: Attribute; status: Status }> {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'status');
       assertTitle(input.title);
@@ -397,7 +397,7 @@ export class AttributeCatalog {
     attributeKey: string,
     statusKey: string,
     changes: { title?: string; isArchived?: boolean; celebrationEnabled?: boolean; targetTimeInStatus?: string | null },
-  ): Promise<{ attribute: Attribute; status: StatusOrmEntity }> {
+  ): Promise<{ attribute: Attribute; status: Status }> {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'status');
       const status = await this.options.findStatus(container.workspaceId, attribute.id, statusKey);

@@ -4,7 +4,7 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { isValidSlug } from '../domain/attribute';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import type { ObjectOrmEntity } from '../infrastructure/orm-entities';
+import type { ObjectDefinition } from '../domain/object-definition';
 import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { RECORD_SYSTEM_ATTRIBUTES } from './standard-objects';
 
@@ -22,17 +22,17 @@ export class ObjectCatalog {
     private readonly attributes: AttributeRepository,
   ) {}
 
-  list(workspaceId: string): Promise<ObjectOrmEntity[]> {
+  list(workspaceId: string): Promise<ObjectDefinition[]> {
     return this.objects.listInWorkspace(workspaceId);
   }
 
-  async get(workspaceId: string, slugOrId: string): Promise<ObjectOrmEntity> {
+  async get(workspaceId: string, slugOrId: string): Promise<ObjectDefinition> {
     const object = await this.objects.findBySlugOrId(workspaceId, slugOrId);
     if (!object) throw new NotFoundError(`Object with slug/ID "${slugOrId}" not found.`);
     return object;
   }
 
-  async create(workspaceId: string, input: Required<ObjectChanges>): Promise<ObjectOrmEntity> {
+  async create(workspaceId: string, input: Required<ObjectChanges>): Promise<ObjectDefinition> {
     assertSlug(input.apiSlug, 'data.api_slug');
     return this.transactions.run(async () => {
       if (await this.objects.slugTaken(workspaceId, input.apiSlug)) {
@@ -69,7 +69,7 @@ export class ObjectCatalog {
     });
   }
 
-  async update(workspaceId: string, slugOrId: string, changes: ObjectChanges): Promise<ObjectOrmEntity> {
+  async update(workspaceId: string, slugOrId: string, changes: ObjectChanges): Promise<ObjectDefinition> {
     return this.transactions.run(async () => {
       const object = await this.get(workspaceId, slugOrId);
       if (changes.apiSlug !== undefined && changes.apiSlug !== object.apiSlug) {

@@ -3,7 +3,7 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { CODECS, isPlainObject, NO_WRITE_LOOKUPS } from '../domain/codecs';
 import { invalidValue, valueNotFound } from '../domain/value-error';
 import { AttributeRepository } from '../infrastructure/attribute.repository';
-import type { ObjectOrmEntity } from '../infrastructure/orm-entities';
+import type { ObjectDefinition } from '../domain/object-definition';
 import { RecordStore } from '../infrastructure/record.store';
 import { COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '../infrastructure/value-columns';
 
@@ -20,7 +20,7 @@ export class RecordMatcher {
   ) {}
 
   /** `{target_object, <unique attribute>: value(s)}`: every value must match, and all the same record. */
-  async matchUniqueValue(workspaceId: string, slug: string, target: ObjectOrmEntity, attributeKey: string, raw: unknown): Promise<string[]> {
+  async matchUniqueValue(workspaceId: string, slug: string, target: ObjectDefinition, attributeKey: string, raw: unknown): Promise<string[]> {
     const attribute = await this.attributes.findBySlugOrId(workspaceId, target.id, attributeKey);
     if (!attribute) throw invalidValue(slug, `object "${target.apiSlug}" has no attribute "${attributeKey}" to match on`);
     if (!attribute.isUnique) {
@@ -44,7 +44,7 @@ export class RecordMatcher {
    * matches the current values of any attribute; several matches are an error unless
    * `if_multiple_matches` is "match_all" (up to 50 records).
    */
-  async matchReference(workspaceId: string, slug: string, target: ObjectOrmEntity, reference: Record<string, unknown>): Promise<string[]> {
+  async matchReference(workspaceId: string, slug: string, target: ObjectDefinition, reference: Record<string, unknown>): Promise<string[]> {
     const { attribute: attributeKey, value, if_multiple_matches: ifMultiple = 'error', if_no_matches: ifNone = 'error' } = reference;
     const extra = Object.keys(reference).filter((key) => !['attribute', 'value', 'if_multiple_matches', 'if_no_matches'].includes(key));
     if (extra.length > 0) throw invalidValue(slug, `unknown target_record_reference keys: ${extra.join(', ')}`);

@@ -11,8 +11,18 @@ export interface MemberAccessRow {
   readonly level: string;
 }
 
-/** A list with the members granted access to it (rows of `list_member_access`, in the order given). */
-export type ListWithAccess = ListOrmEntity & { readonly workspaceMemberAccess: MemberAccessRow[] };
+/** A list with the members granted access to it (rows of `list_member_access`, in the order given): plain data, never an ORM entity. */
+export interface ListWithAccess {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly apiSlug: string;
+  readonly name: string;
+  readonly parentObjectId: string;
+  readonly workspaceAccess: string | null;
+  readonly createdBy: { readonly type: string; readonly id: string | null };
+  readonly createdAt: Date;
+  readonly workspaceMemberAccess: MemberAccessRow[];
+}
 
 @Injectable()
 export class ListRepository {
@@ -61,11 +71,17 @@ export class ListRepository {
         WHERE workspace_id = $1 AND list_id = ANY ($2::uuid[]) ORDER BY list_id, position`,
       [workspaceId, lists.map((list) => list.id)],
     );
-    return lists.map((list) =>
-      Object.assign(list, {
-        workspaceMemberAccess: rows.filter((row) => row.list_id === list.id).map(({ workspace_member_id, level }) => ({ workspace_member_id, level })),
-      }),
-    );
+    return lists.map((list) => ({
+      workspaceId: list.workspaceId,
+      id: list.id,
+      apiSlug: list.apiSlug,
+      name: list.name,
+      parentObjectId: list.parentObjectId,
+      workspaceAccess: list.workspaceAccess,
+      createdBy: list.createdBy,
+      createdAt: list.createdAt,
+      workspaceMemberAccess: rows.filter((row) => row.list_id === list.id).map(({ workspace_member_id, level }) => ({ workspace_member_id, level })),
+    }));
   }
 
   /**

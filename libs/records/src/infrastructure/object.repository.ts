@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Attribute } from '../domain/attribute';
+import type { ObjectDefinition } from '../domain/object-definition';
 import { attributesFromJson, containerAttributesJson } from './attribute.repository';
 import { ObjectOrmEntity } from './orm-entities';
 
@@ -13,12 +14,13 @@ export class ObjectRepository {
     return this.transactions.manager().getRepository(ObjectOrmEntity);
   }
 
-  listInWorkspace(workspaceId: string): Promise<ObjectOrmEntity[]> {
-    return this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', apiSlug: 'ASC' } });
+  async listInWorkspace(workspaceId: string): Promise<ObjectDefinition[]> {
+    return (await this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', apiSlug: 'ASC' } })).map(toObjectDefinition);
   }
 
-  findBySlugOrId(workspaceId: string, slugOrId: string): Promise<ObjectOrmEntity | null> {
-    return this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, id: slugOrId } : { workspaceId, apiSlug: slugOrId });
+  async findBySlugOrId(workspaceId: string, slugOrId: string): Promise<ObjectDefinition | null> {
+    const row = await this.repo.findOneBy(isUuid(slugOrId) ? { workspaceId, id: slugOrId } : { workspaceId, apiSlug: slugOrId });
+    return row ? toObjectDefinition(row) : null;
   }
 
   /** `findBySlugOrId` plus the object's attributes (archived included), in one statement. */
@@ -43,4 +45,9 @@ export class ObjectRepository {
   async update(workspaceId: string, id: string, changes: Partial<Pick<ObjectOrmEntity, 'apiSlug' | 'singularNoun' | 'pluralNoun'>>): Promise<void> {
     await this.repo.update({ workspaceId, id }, changes);
   }
+}
+
+/** Plain data out of the ORM entity: entities stay in this layer. */
+function toObjectDefinition(row: ObjectOrmEntity): ObjectDefinition {
+  return { workspaceId: row.workspaceId, id: row.id, apiSlug: row.apiSlug, singularNoun: row.singularNoun, pluralNoun: row.pluralNoun, isStandard: row.isStandard, createdAt: row.createdAt };
 }

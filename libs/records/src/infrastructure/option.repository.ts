@@ -4,6 +4,23 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { In } from 'typeorm';
 import { SelectOptionOrmEntity, StatusOrmEntity } from './orm-entities';
 
+/** A select option as the application and the HTTP surface see it: plain data, never an ORM entity. */
+export interface SelectOption {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly attributeId: string;
+  readonly title: string;
+  readonly isArchived: boolean;
+  readonly position: number;
+  readonly createdAt: Date;
+}
+
+/** A status as the application and the HTTP surface see it: plain data, never an ORM entity. */
+export interface Status extends SelectOption {
+  readonly celebrationEnabled: boolean;
+  readonly targetTimeInStatus: string | null;
+}
+
 /** Select options and statuses: both are titled, archivable choices owned by one attribute. */
 @Injectable()
 export class OptionRepository {
@@ -17,16 +34,18 @@ export class OptionRepository {
     return this.transactions.manager().getRepository(StatusOrmEntity);
   }
 
-  listOptions(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<SelectOptionOrmEntity[]> {
-    if (attributeIds.length === 0) return Promise.resolve([]);
-    return this.options.find({
+  async listOptions(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<SelectOption[]> {
+    if (attributeIds.length === 0) return [];
+    const rows = await this.options.find({
       where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
       order: { position: 'ASC', id: 'ASC' },
     });
+    return rows.map(toSelectOption);
   }
 
-  findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOptionOrmEntity | null> {
-    return this.options.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+  async findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOption | null> {
+    const row = await this.options.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+    return row ? toSelectOption(row) : null;
   }
 
   async insertOptions(rows: Array<Omit<SelectOptionOrmEntity, 'createdAt'>>): Promise<void> {
@@ -37,16 +56,18 @@ export class OptionRepository {
     await this.options.update({ workspaceId, id }, changes);
   }
 
-  listStatuses(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<StatusOrmEntity[]> {
-    if (attributeIds.length === 0) return Promise.resolve([]);
-    return this.statuses.find({
+  async listStatuses(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<Status[]> {
+    if (attributeIds.length === 0) return [];
+    const rows = await this.statuses.find({
       where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
       order: { position: 'ASC', id: 'ASC' },
     });
+    return rows.map(toStatus);
   }
 
-  findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<StatusOrmEntity | null> {
-    return this.statuses.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+  async findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<Status | null> {
+    const row = await this.statuses.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+    return row ? toStatus(row) : null;
   }
 
   async insertStatuses(rows: Array<Omit<StatusOrmEntity, 'createdAt'>>): Promise<void> {
@@ -68,4 +89,13 @@ export class OptionRepository {
       .query(`SELECT COALESCE(MAX(position), -1) + 1 AS next FROM ${table} WHERE workspace_id = $1 AND attribute_id = $2`, [workspaceId, attributeId]);
     return Number(next);
   }
+}
+
+/** Plain data out of the ORM entities: entities stay in this layer. */
+function toSelectOption(row: SelectOptionOrmEntity): SelectOption {
+  return { workspaceId: row.workspaceId, id: row.id, attributeId: row.attributeId, title: row.title, isArchived: row.isArchived, position: row.position, createdAt: row.createdAt };
+}
+
+function toStatus(row: StatusOrmEntity): Status {
+  return { ...toSelectOption(row), celebrationEnabled: row.celebrationEnabled, targetTimeInStatus: row.targetTimeInStatus };
 }

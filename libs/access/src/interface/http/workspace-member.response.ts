@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { WorkspaceMemberOrmEntity } from '../../infrastructure/workspace-member.orm-entity';
+import type { WorkspaceMember } from '../../domain/workspace';
 
 class WorkspaceMemberId {
   @ApiProperty({ format: 'uuid' }) workspace_id!: string;
@@ -24,7 +24,7 @@ export class WorkspaceMemberEnvelope {
   @ApiProperty({ type: WorkspaceMemberResponse }) data!: WorkspaceMemberResponse;
 }
 
-export function toWorkspaceMemberResponse(member: WorkspaceMemberOrmEntity): WorkspaceMemberResponse {
+export function toWorkspaceMemberResponse(member: WorkspaceMember): WorkspaceMemberResponse {
   return {
     id: { workspace_id: member.workspaceId, workspace_member_id: member.id },
     first_name: member.firstName ?? '',

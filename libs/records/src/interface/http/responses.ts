@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Attribute } from '../../domain/attribute';
-import type { ObjectOrmEntity, SelectOptionOrmEntity, StatusOrmEntity } from '../../infrastructure/orm-entities';
+import type { ObjectDefinition } from '../../domain/object-definition';
+import type { SelectOption, Status } from '../../infrastructure/option.repository';
 import type { RecordView, ValueEnvelope } from '../../application/record-reader';
 
 class ObjectId {
@@ -24,7 +25,7 @@ export class ObjectListEnvelope {
   @ApiProperty({ type: [ObjectResponse] }) data!: ObjectResponse[];
 }
 
-export function toObjectResponse(object: ObjectOrmEntity): ObjectResponse {
+export function toObjectResponse(object: ObjectDefinition): ObjectResponse {
   return {
     id: { workspace_id: object.workspaceId, object_id: object.id },
     api_slug: object.apiSlug,
@@ -115,7 +116,7 @@ export class SelectOptionListEnvelope {
   @ApiProperty({ type: [SelectOptionResponse] }) data!: SelectOptionResponse[];
 }
 
-export function toOptionResponse(attribute: Attribute, option: SelectOptionOrmEntity): SelectOptionResponse {
+export function toOptionResponse(attribute: Attribute, option: SelectOption): SelectOptionResponse {
   return {
     id: { workspace_id: attribute.workspaceId, object_id: attribute.containerId, attribute_id: attribute.id, option_id: option.id },
     title: option.title,
@@ -136,7 +137,7 @@ export class StatusListEnvelope {
   @ApiProperty({ type: [StatusResponse] }) data!: StatusResponse[];
 }
 
-export function toStatusResponse(attribute: Attribute, status: StatusOrmEntity): StatusResponse {
+export function toStatusResponse(attribute: Attribute, status: Status): StatusResponse {
   return {
     id: { workspace_id: attribute.workspaceId, object_id: attribute.containerId, attribute_id: attribute.id, status_id: status.id },
     title: status.title,
