@@ -41,7 +41,7 @@ export class ApiTokenRepository {
    * has access (suspending a member cuts off their tokens at once).
    */
   async findLiveGrantByHash(hash: Buffer): Promise<TokenGrantRow | null> {
-    const rows: TokenGrantRow[] = await this.transactions.manager().query(
+    const rows: TokenGrantRow[] = await this.transactions.query(
       `SELECT t.id, t.workspace_id, t.scopes, t.client_id, t.kind, t.authorized_by_member_id, m.access_level,
               COALESCE(t.authorized_by_member_id, (
                 SELECT s.id FROM workspace_members s WHERE s.workspace_id = t.workspace_id

@@ -34,7 +34,7 @@ export class WorkspaceRepository {
   }
 
   async addVerifiedDomain(workspaceId: string, domain: string): Promise<void> {
-    await this.transactions.manager().query(
+    await this.transactions.query(
       `UPDATE workspaces SET verified_email_domains = array_append(verified_email_domains, $2)
         WHERE id = $1 AND NOT ($2 = ANY (verified_email_domains))`,
       [workspaceId, domain],

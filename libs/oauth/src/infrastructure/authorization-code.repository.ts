@@ -42,7 +42,7 @@ export class AuthorizationCodeRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
   async insert(code: Omit<AuthorizationCodeRecord, 'usedAt' | 'issuedTokenId' | 'memberActive'> & { codeHash: Buffer }): Promise<void> {
-    await this.transactions.manager().query(
+    await this.transactions.query(
       `INSERT INTO oauth_authorization_codes
          (workspace_id, id, code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, scopes, code_challenge, code_challenge_method, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -65,7 +65,7 @@ export class AuthorizationCodeRepository {
 
   /** The code with this hash, locked for the rest of the transaction so that two exchanges serialise. */
   async findByHashForUpdate(codeHash: Buffer): Promise<AuthorizationCodeRecord | null> {
-    const rows: CodeRow[] = await this.transactions.manager().query(
+    const rows: CodeRow[] = await this.transactions.query(
       `SELECT c.workspace_id, c.id, client_id, member_id, redirect_uri, redirect_uri_sent, scopes, code_challenge, code_challenge_method,
               c.created_at, expires_at, used_at, issued_token_id,
               (SELECT m.state = 'active' FROM workspace_members m WHERE m.workspace_id = c.workspace_id AND m.id = c.member_id) AS member_active
@@ -97,17 +97,10 @@ export class AuthorizationCodeRepository {
    * operation). Spent codes are kept until then so that a late replay still revokes its token.
    */
   async purgeExpiredBefore(before: Date): Promise<void> {
-    await this.transactions.manager().query(`DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, [before]);
+    await this.transactions.query(`DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, [before]);
   }
 
   async markUsed(workspaceId: string, id: string, usedAt: Date, issuedTokenId: string): Promise<void> {
-    await this.transactions
-      .manager()
-      .query(`UPDATE oauth_authorization_codes SET used_at = $3, issued_token_id = $4 WHERE workspace_id = $1 AND id = $2`, [
-        workspaceId,
-        id,
-        usedAt,
-        issuedTokenId,
-      ]);
+    await this.transactions.query(`UPDATE oauth_authorization_codes SET used_at = $3, issued_token_id = $4 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, usedAt, issuedTokenId]);
   }
 }

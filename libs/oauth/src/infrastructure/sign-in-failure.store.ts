@@ -31,7 +31,7 @@ export class SignInFailureStore {
   async countInWindow(keys: readonly SignInFailureKey[], windowSeconds: number): Promise<Map<SignInFailureKey, number>> {
     const counts = new Map<SignInFailureKey, number>(keys.map((key) => [key, 0]));
     if (keys.length === 0) return counts;
-    const rows: Array<{ kind: SignInFailureKind; key_hash: Buffer; failures: number }> = await this.transactions.manager().query(
+    const rows: Array<{ kind: SignInFailureKind; key_hash: Buffer; failures: number }> = await this.transactions.query(
       `SELECT kind, key_hash, failures FROM oauth_sign_in_failures
         WHERE (kind, key_hash) IN (SELECT * FROM unnest($1::text[], $2::bytea[]))
           AND window_start > clock_timestamp() - make_interval(secs => $3)`,
@@ -47,7 +47,7 @@ export class SignInFailureStore {
   /** Counts one failure against each key, in one upsert. */
   async recordFailure(keys: readonly SignInFailureKey[], windowSeconds: number): Promise<void> {
     if (keys.length === 0) return;
-    await this.transactions.manager().query(
+    await this.transactions.query(
       `INSERT INTO oauth_sign_in_failures AS f (kind, key_hash, window_start, failures)
        SELECT kind, key_hash, clock_timestamp(), 1 FROM unnest($1::text[], $2::bytea[]) AS k (kind, key_hash)
        ON CONFLICT (kind, key_hash) DO UPDATE SET
@@ -63,11 +63,11 @@ export class SignInFailureStore {
 
   /** Forgets the failures of a key (an email proven by a successful sign-in). */
   async clear(key: SignInFailureKey): Promise<void> {
-    await this.transactions.manager().query(`DELETE FROM oauth_sign_in_failures WHERE kind = $1 AND key_hash = $2`, [key.kind, key.hash]);
+    await this.transactions.query(`DELETE FROM oauth_sign_in_failures WHERE kind = $1 AND key_hash = $2`, [key.kind, key.hash]);
   }
 
   /** Deletes finished windows, in every process's name. */
   async sweep(windowSeconds: number): Promise<void> {
-    await this.transactions.manager().query(`DELETE FROM oauth_sign_in_failures WHERE window_start <= clock_timestamp() - make_interval(secs => $1)`, [windowSeconds]);
+    await this.transactions.query(`DELETE FROM oauth_sign_in_failures WHERE window_start <= clock_timestamp() - make_interval(secs => $1)`, [windowSeconds]);
   }
 }

@@ -36,7 +36,7 @@ export class SignInSessionRepository {
 
   async findLiveMemberships(sessionHash: Buffer, now: Date): Promise<SessionMembership[]> {
     const rows: Array<{ workspace_id: string; workspace_name: string; workspace_slug: string; member_id: string; email: string }> =
-      await this.transactions.manager().query(
+      await this.transactions.query(
         `SELECT s.workspace_id, w.name AS workspace_name, w.slug AS workspace_slug, s.member_id, m.email
            FROM oauth_sessions s
            JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
@@ -56,10 +56,10 @@ export class SignInSessionRepository {
 
   /** Forgets sessions that ended before `before`, in every workspace (maintenance). */
   async purgeExpiredBefore(before: Date): Promise<void> {
-    await this.transactions.manager().query(`DELETE FROM oauth_sessions WHERE expires_at < $1`, [before]);
+    await this.transactions.query(`DELETE FROM oauth_sessions WHERE expires_at < $1`, [before]);
   }
 
   async deleteByHash(sessionHash: Buffer): Promise<void> {
-    await this.transactions.manager().query(`DELETE FROM oauth_sessions WHERE session_hash = $1`, [sessionHash]);
+    await this.transactions.query(`DELETE FROM oauth_sessions WHERE session_hash = $1`, [sessionHash]);
   }
 }

@@ -42,7 +42,7 @@ export class SqlCatalogRepository {
 
   /** `null` for a schema: all its tables; an array: only those slugs. One round trip. */
   private async load(workspaceId: string, slugs: Record<DataSchema, string[] | null>): Promise<SqlTable[]> {
-    const rows: CatalogRow[] = await this.transactions.manager().query(CATALOG_SQL('$1', '$2::text[]', '$3::text[]', '$4::text[]', ''), [workspaceId, slugs.objects, slugs.lists, slugs.activities]);
+    const rows: CatalogRow[] = await this.transactions.query(CATALOG_SQL('$1', '$2::text[]', '$3::text[]', '$4::text[]', ''), [workspaceId, slugs.objects, slugs.lists, slugs.activities]);
     return tablesFrom(rows);
   }
 }
