@@ -1,12 +1,28 @@
-import { ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
-import { ValidationError } from '@workbase/shared/kernel';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
+import { MAX_NESTING_DEPTH, nestsDeeperThan, ValidationError } from '@workbase/shared/kernel';
+
+/**
+ * The global pipe: first refuses bodies and query objects nested deeper than MAX_NESTING_DEPTH
+ * (before class-transformer or any handler recurses into them), then validates the DTO.
+ */
+class DepthLimitedValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if ((metadata.type === 'body' || metadata.type === 'query') && nestsDeeperThan(value, MAX_NESTING_DEPTH)) {
+      throw new ValidationError(`The request ${metadata.type} must not nest arrays and objects deeper than ${MAX_NESTING_DEPTH} levels.`, {
+        field: metadata.data ?? metadata.type,
+        max_depth: MAX_NESTING_DEPTH,
+      });
+    }
+    return super.transform(value, metadata);
+  }
+}
 
 /**
  * Validates every body, query and path DTO. Unknown fields are refused rather than ignored, and
  * the message names each field at fault by its full path (`data.target_url`).
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new DepthLimitedValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
