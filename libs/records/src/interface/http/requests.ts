@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitBodyField, OffsetBodyField } from '@workbase/shared/http';
+import { LimitBodyField, NamesAFieldToChange, OffsetBodyField } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 /** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
@@ -19,7 +19,7 @@ export class ObjectCreateData {
 }
 
 export class ObjectCreateRequest {
-  @ApiProperty({ type: ObjectCreateData }) @IsDefined() @ValidateNested() @Type(() => ObjectCreateData) data!: ObjectCreateData;
+  @ApiProperty({ type: ObjectCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => ObjectCreateData) data!: ObjectCreateData;
 }
 
 export class ObjectUpdateData {
@@ -29,7 +29,7 @@ export class ObjectUpdateData {
 }
 
 export class ObjectUpdateRequest {
-  @ApiProperty({ type: ObjectUpdateData }) @IsDefined() @ValidateNested() @Type(() => ObjectUpdateData) data!: ObjectUpdateData;
+  @ApiProperty({ type: ObjectUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => ObjectUpdateData) data!: ObjectUpdateData;
 }
 
 export class RelationshipData {
@@ -50,14 +50,14 @@ export class AttributeCreateData {
   @ApiPropertyOptional({ nullable: true, description: '{"type":"dynamic","template":"current-user"|"now"} or {"type":"static","template":[values]}' })
   @IsOptional()
   default_value?: unknown;
-  @ApiPropertyOptional({ type: RelationshipData, nullable: true }) @IsOptional() @ValidateNested() @Type(() => RelationshipData) relationship?: RelationshipData | null;
+  @ApiPropertyOptional({ type: RelationshipData, nullable: true }) @IsOptional() @IsObject() @ValidateNested() @Type(() => RelationshipData) relationship?: RelationshipData | null;
   @ApiProperty({ example: { currency: { default_currency_code: 'USD', display_type: 'symbol' } }, description: '`{}` for most types; `currency` for currency, `record_reference.allowed_objects` for record references' })
   @IsObject()
   config!: Record<string, unknown>;
 }
 
 export class AttributeCreateRequest {
-  @ApiProperty({ type: AttributeCreateData }) @IsDefined() @ValidateNested() @Type(() => AttributeCreateData) data!: AttributeCreateData;
+  @ApiProperty({ type: AttributeCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => AttributeCreateData) data!: AttributeCreateData;
 }
 
 export class AttributeUpdateData {
@@ -72,7 +72,7 @@ export class AttributeUpdateData {
 }
 
 export class AttributeUpdateRequest {
-  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
+  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
 }
 
 export class OptionCreateData {
@@ -80,7 +80,7 @@ export class OptionCreateData {
 }
 
 export class OptionCreateRequest {
-  @ApiProperty({ type: OptionCreateData }) @IsDefined() @ValidateNested() @Type(() => OptionCreateData) data!: OptionCreateData;
+  @ApiProperty({ type: OptionCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => OptionCreateData) data!: OptionCreateData;
 }
 
 export class OptionUpdateData {
@@ -89,7 +89,7 @@ export class OptionUpdateData {
 }
 
 export class OptionUpdateRequest {
-  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
+  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
 }
 
 export class StatusCreateData {
@@ -99,7 +99,7 @@ export class StatusCreateData {
 }
 
 export class StatusCreateRequest {
-  @ApiProperty({ type: StatusCreateData }) @IsDefined() @ValidateNested() @Type(() => StatusCreateData) data!: StatusCreateData;
+  @ApiProperty({ type: StatusCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => StatusCreateData) data!: StatusCreateData;
 }
 
 export class StatusUpdateData extends OptionUpdateData {
@@ -108,7 +108,7 @@ export class StatusUpdateData extends OptionUpdateData {
 }
 
 export class StatusUpdateRequest {
-  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
+  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
 }
 
 export class RecordValuesData {
@@ -124,7 +124,7 @@ export class RecordValuesData {
 }
 
 export class RecordWriteRequest {
-  @ApiProperty({ type: RecordValuesData }) @IsDefined() @ValidateNested() @Type(() => RecordValuesData) data!: RecordValuesData;
+  @ApiProperty({ type: RecordValuesData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => RecordValuesData) data!: RecordValuesData;
 }
 
 
