@@ -76,6 +76,27 @@ export interface StartedAttempt {
 }
 
 const CONSUMER = 'webhooks';
+/**
+ * A second row of the cursor table: how far fan-out's look-ahead has read. Deliveries exist ahead
+ * of the cursor only up to there, so only there must the cursor look for them.
+ */
+const AHEAD_CONSUMER = 'webhooks:ahead';
+
+/** A place in the outbox's commit order (`(tx_id, id)`), as the cursor keeps it. */
+export interface OutboxPosition {
+  readonly lastTxId: string;
+  readonly lastEventId: string;
+}
+
+const positionOf = (row: { tx_id: string; id: string }): OutboxPosition => ({ lastTxId: row.tx_id, lastEventId: row.id });
+
+/** Orders two positions by (tx_id, id), both 64-bit: compared as bigints, not as numbers or text. */
+export function compareOutboxPositions(a: OutboxPosition, b: OutboxPosition): number {
+  const tx = BigInt(a.lastTxId) - BigInt(b.lastTxId);
+  if (tx !== 0n) return tx < 0n ? -1 : 1;
+  const id = BigInt(a.lastEventId) - BigInt(b.lastEventId);
+  return id === 0n ? 0 : id < 0n ? -1 : 1;
+}
 
 
 /** The worker's SQL: the fan-out cursor, deliveries, attempts and endpoint health. */
@@ -90,20 +111,37 @@ export class DeliveryStore {
     return rowsOf<T>(await this.transactions.manager().query(sql, params));
   }
 
-  /** Locks the cursor for this transaction; null when another worker is fanning out. */
-  async lockCursor(): Promise<{ lastTxId: string; lastEventId: string } | null> {
-    const [row] = await this.query<{ last_tx_id: string; last_event_id: string }>(
-      `SELECT last_tx_id::text, last_event_id::text FROM webhook_dispatch_cursor WHERE consumer = $1 FOR UPDATE SKIP LOCKED`,
-      [CONSUMER],
+  /**
+   * Locks the cursor for this transaction; null when another worker is fanning out. With it, the
+   * look-ahead's position (the last event it has read; null before its first look), which moves
+   * only under this lock.
+   */
+  async lockCursor(): Promise<(OutboxPosition & { ahead: OutboxPosition | null }) | null> {
+    const [row] = await this.query<{ last_tx_id: string; last_event_id: string; ahead_tx_id: string | null; ahead_event_id: string | null }>(
+      `SELECT c.last_tx_id::text, c.last_event_id::text, a.last_tx_id::text AS ahead_tx_id, a.last_event_id::text AS ahead_event_id
+       FROM webhook_dispatch_cursor c LEFT JOIN webhook_dispatch_cursor a ON a.consumer = $2
+       WHERE c.consumer = $1 FOR UPDATE OF c SKIP LOCKED`,
+      [CONSUMER, AHEAD_CONSUMER],
     );
-    return row ? { lastTxId: row.last_tx_id, lastEventId: row.last_event_id } : null;
+    if (!row) return null;
+    const ahead = row.ahead_tx_id !== null && row.ahead_event_id !== null ? { lastTxId: row.ahead_tx_id, lastEventId: row.ahead_event_id } : null;
+    return { lastTxId: row.last_tx_id, lastEventId: row.last_event_id, ahead };
+  }
+
+  /** Moves the look-ahead's position (under the cursor's lock, in the look-ahead's transaction). */
+  async advanceAhead(position: OutboxPosition): Promise<void> {
+    await this.query(
+      `INSERT INTO webhook_dispatch_cursor AS c (consumer, last_tx_id, last_event_id) VALUES ($1, $2::xid8, $3)
+       ON CONFLICT (consumer) DO UPDATE SET last_tx_id = EXCLUDED.last_tx_id, last_event_id = EXCLUDED.last_event_id, updated_at = clock_timestamp()`,
+      [AHEAD_CONSUMER, position.lastTxId, position.lastEventId],
+    );
   }
 
   /**
    * Events after the cursor in commit-safe order: only rows written by transactions older than the
    * oldest one still running, so no event can later appear behind the cursor.
    */
-  async eventsAfter(cursor: { lastTxId: string; lastEventId: string }, limit: number): Promise<OutboxEvent[]> {
+  async eventsAfter(cursor: OutboxPosition, limit: number): Promise<OutboxEvent[]> {
     return this.query<OutboxEvent>(
       `SELECT workspace_id, id::text, tx_id::text, event_type, entity_id, actor, payload, occurred_at
        FROM event_outbox
@@ -117,12 +155,80 @@ export class DeliveryStore {
    * Whether committed events after the cursor wait behind the horizon of `eventsAfter` (a
    * transaction older than theirs is still running): fan-out should look again soon.
    */
-  async eventsBehindHorizon(cursor: { lastTxId: string; lastEventId: string }): Promise<boolean> {
+  async eventsBehindHorizon(cursor: OutboxPosition): Promise<boolean> {
     const [row] = await this.query<{ waiting: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM event_outbox WHERE (tx_id, id) > ($1::xid8, $2::bigint)) AS waiting`,
       [cursor.lastTxId, cursor.lastEventId],
     );
     return row.waiting;
+  }
+
+  /**
+   * Where the in-order batch of `batchSize` events after the cursor ends, within the commit-safe
+   * horizon; null when fewer are waiting (the next batch takes them all, nothing to look ahead for).
+   */
+  async batchEnd(cursor: OutboxPosition, batchSize: number): Promise<OutboxPosition | null> {
+    const [row] = await this.query<{ tx_id: string; id: string }>(
+      `SELECT tx_id::text, id::text FROM event_outbox
+       WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY tx_id, id OFFSET $3 LIMIT 1`,
+      [cursor.lastTxId, cursor.lastEventId, batchSize - 1],
+    );
+    return row ? { lastTxId: row.tx_id, lastEventId: row.id } : null;
+  }
+
+  /**
+   * Fan-out's look-ahead: of the (at most `scanLimit`) commit-safe events after `from`, the first
+   * `perWorkspace` of each workspace that some deliverable webhook of the workspace subscribes to
+   * by type (filters are left to fan-out), at most `limit` in all, in commit order; and the
+   * position of the last event scanned (null when none was).
+   */
+  async eventsAhead(
+    from: OutboxPosition,
+    limits: { scanLimit: number; perWorkspace: number; limit: number },
+  ): Promise<{ events: OutboxEvent[]; scannedTo: OutboxPosition | null }> {
+    const rows = await this.query<OutboxEvent & { scanned_to: boolean }>(
+      `WITH scanned AS MATERIALIZED (
+         SELECT workspace_id, id, tx_id, event_type FROM event_outbox
+         WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+         ORDER BY tx_id, id LIMIT $3
+       ), subscribed AS (
+         SELECT DISTINCT w.workspace_id, s->>'event_type' AS event_type
+         FROM webhooks w CROSS JOIN LATERAL jsonb_array_elements(w.subscriptions) s
+         WHERE w.workspace_id IN (SELECT DISTINCT workspace_id FROM scanned) AND w.status <> 'inactive'
+       ), ranked AS (
+         SELECT sc.workspace_id, sc.id, sc.tx_id, row_number() OVER (PARTITION BY sc.workspace_id ORDER BY sc.tx_id, sc.id) AS k
+         FROM scanned sc JOIN subscribed USING (workspace_id, event_type)
+       ), chosen AS (
+         SELECT workspace_id, id FROM ranked WHERE k <= $4 ORDER BY tx_id, id LIMIT $5
+       )
+       SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at, false AS scanned_to
+       FROM chosen JOIN event_outbox e USING (workspace_id, id)
+       UNION ALL
+       (SELECT NULL, id::text, tx_id::text, NULL, NULL, NULL, NULL, NULL, true FROM scanned ORDER BY tx_id DESC, id DESC LIMIT 1)`,
+      [from.lastTxId, from.lastEventId, limits.scanLimit, limits.perWorkspace, limits.limit],
+    );
+    const end = rows.find((row) => row.scanned_to);
+    const events = rows
+      .filter((row) => !row.scanned_to)
+      .map(({ scanned_to: _, ...event }) => event)
+      .sort((a, b) => compareOutboxPositions(positionOf(a), positionOf(b)));
+    return { events, scannedTo: end ? positionOf(end) : null };
+  }
+
+  /**
+   * The deliveries the given webhooks already have for events with ids from `firstEventId` to
+   * `lastEventId`, as `webhookId/eventId`: one range scan of the (webhook, event) key per webhook,
+   * which finds the few made by a look-ahead without probing for every event of a batch.
+   */
+  async deliveriesMadeBetween(webhooks: ReadonlyArray<{ workspaceId: string; webhookId: string }>, firstEventId: string, lastEventId: string): Promise<Set<string>> {
+    if (webhooks.length === 0) return new Set();
+    const rows = await this.query<{ webhook_id: string; event_id: string }>(
+      `SELECT d.webhook_id, d.event_id::text FROM unnest($1::uuid[], $2::uuid[]) AS w(workspace_id, webhook_id)
+       JOIN webhook_deliveries d ON d.workspace_id = w.workspace_id AND d.webhook_id = w.webhook_id AND d.event_id BETWEEN $3::bigint AND $4::bigint`,
+      [webhooks.map((w) => w.workspaceId), webhooks.map((w) => w.webhookId), firstEventId, lastEventId],
+    );
+    return new Set(rows.map((row) => `${row.webhook_id}/${row.event_id}`));
   }
 
   async advanceCursor(lastTxId: string, lastEventId: string): Promise<void> {

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent } from '@workbase/shared/kernel';
+import { WebhookWorker } from '@workbase/webhooks';
+import { DataSource } from 'typeorm';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, waitFor, waitForFanOut } from './webhooks.helpers';
+
+const BACKLOG = 2_000;
+const subscriptions = [{ event_type: 'task.created', filter: null }];
+
+const taskEvents = (workspaceId: string, count: number, prefix: string): DomainEvent[] =>
+  Array.from({ length: count }, (_, i) => ({
+    eventType: 'task.created',
+    workspaceId,
+    id: { workspace_id: workspaceId, task_id: `${prefix}-${i}-${randomUUID()}` },
+    actor: { type: 'system' as const, id: null },
+  }));
+
+/** A's backlog in transactions of 500 (as an import would write it), then B's one event: all still in the outbox. */
+async function backlogThenOne(t: TestApp, busy: string, quiet: string, backlog: number): Promise<void> {
+  for (let i = 0; i < backlog; i += 500) await recordEvents(t, ...taskEvents(busy, Math.min(500, backlog - i), `busy-${i}`));
+  await recordEvents(t, ...taskEvents(quiet, 1, 'quiet'));
+}
+
+interface DeliveryRow {
+  workspace_id: string;
+  event_id: string;
+  created_at: Date;
+  next_attempt_at: Date | null;
+}
+
+const deliveriesOf = async (t: TestApp, ...workspaceIds: string[]): Promise<DeliveryRow[]> =>
+  t.app
+    .get(DataSource)
+    .query(`SELECT workspace_id, event_id::text, created_at, next_attempt_at FROM webhook_deliveries WHERE workspace_id = ANY($1::uuid[]) ORDER BY seq`, [workspaceIds]);
+
+/**
+ * Fan-out's look-ahead: an event committed behind another workspace's backlog of outbox events
+ * is fanned out (and delivered) before that backlog is, and the cursor, reaching the events read
+ * ahead, makes nothing twice: every event is delivered once, and pacing and priorities count each
+ * delivery once. The worker starts only once everything is committed, so B's event is behind
+ * all of A's in the outbox whatever the machine's speed.
+ */
+describe("webhook fan-out: a workspace's backlog in the outbox does not hold up another's event (e2e)", () => {
+  describe('delivery', () => {
+    let t: TestApp;
+    const receivers: Receiver[] = [];
+
+    beforeAll(async () => {
+      // Enough room per target that A's backlog is delivered within seconds.
+      t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, WEBHOOK_MAX_IN_FLIGHT_PER_TARGET: '16', WEBHOOK_WORKER_CONCURRENCY: '16' } });
+    });
+    afterAll(async () => {
+      await Promise.all(receivers.map((r) => r.close()));
+      await t.app.get(WebhookWorker).stop();
+      await t.close();
+    });
+
+    it(`delivers B's event committed after ${BACKLOG} outbox events of A before A's backlog is fanned out, and each of A's events exactly once`, async () => {
+      const [wsBusy, wsQuiet] = [await t.createWorkspace(), await t.createWorkspace()];
+      const busy = await startReceiver();
+      const quiet = await startReceiver();
+      receivers.push(busy, quiet);
+      const busyHook = await createWebhook(t, wsBusy.token, busy.url, subscriptions);
+      await createWebhook(t, wsQuiet.token, quiet.url, subscriptions);
+      await backlogThenOne(t, wsBusy.workspaceId, wsQuiet.workspaceId, BACKLOG);
+
+      const started = Date.now();
+      await t.app.get(WebhookWorker).start();
+      await waitFor(() => quiet.accepted.length >= 1, 5_000, "B's event");
+      expect(quiet.accepted[0].receivedAt - started).toBeLessThan(2_000);
+
+      await waitForFanOut(t);
+      const rows = await deliveriesOf(t, wsBusy.workspaceId, wsQuiet.workspaceId);
+      const quietRow = rows.find((row) => row.workspace_id === wsQuiet.workspaceId)!;
+      const busyRows = rows.filter((row) => row.workspace_id === wsBusy.workspaceId);
+      // B's delivery was made while most of A's were still to come (in commit order it is last).
+      const busyMadeBefore = busyRows.filter((row) => row.created_at.getTime() < quietRow.created_at.getTime()).length;
+      expect(busyMadeBefore).toBeLessThan(BACKLOG / 2);
+      // A's events read ahead were not made again when the cursor reached them: one delivery per event.
+      expect(busyRows).toHaveLength(BACKLOG);
+      expect(new Set(busyRows.map((row) => row.event_id)).size).toBe(BACKLOG);
+      // And some of A's were made ahead of the cursor too (out of commit order), so that was tested.
+      const outOfOrder = busyRows.some((row, i) => i > 0 && BigInt(row.event_id) < BigInt(busyRows[i - 1].event_id));
+      expect(outOfOrder).toBe(true);
+
+      // Every event of A arrives, each once (the webhook-id of a delivery; retries would repeat one).
+      await waitFor(() => busy.accepted.length >= BACKLOG, 60_000, "all of A's backlog");
+      const ids = busy.accepted.map((request) => String(request.headers['webhook-id']));
+      expect(new Set(ids).size).toBe(BACKLOG);
+      const taskIds = busy.accepted.map((request) => (JSON.parse(request.body) as { webhook_id: string; events: Array<{ id: { task_id: string } }> }).events[0].id.task_id);
+      expect(new Set(taskIds).size).toBe(BACKLOG);
+      expect(busy.accepted.every((request) => (JSON.parse(request.body) as { webhook_id: string }).webhook_id === busyHook.id)).toBe(true);
+      expect(quiet.accepted).toHaveLength(1);
+    }, 90_000);
+  });
+
+  describe('pacing and priority', () => {
+    const RATE = 10;
+    const EVENTS = 1_200;
+    let t: TestApp;
+    let failing: Receiver;
+
+    beforeAll(async () => {
+      t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, WEBHOOK_RATE_LIMIT_PER_SECOND: String(RATE), WEBHOOK_RATE_LIMIT_BURST: String(RATE) } });
+      // Every attempt fails, so every delivery stays pending: the priorities were all given against the same backlog.
+      failing = await startReceiver(() => ({ status: 500 }));
+    });
+    afterAll(async () => {
+      await failing.close();
+      await t.app.get(WebhookWorker).stop();
+      await t.close();
+    });
+
+    it('paces a target and ranks a workspace by the deliveries made once each, whether read ahead or in order', async () => {
+      const [wsBusy, wsQuiet] = [await t.createWorkspace(), await t.createWorkspace()];
+      const quiet = await startReceiver();
+      try {
+        await createWebhook(t, wsBusy.token, failing.url, subscriptions);
+        await createWebhook(t, wsQuiet.token, quiet.url, subscriptions);
+        await backlogThenOne(t, wsBusy.workspaceId, wsQuiet.workspaceId, EVENTS);
+        await t.app.get(WebhookWorker).start();
+        await waitFor(() => quiet.accepted.length >= 1, 5_000, "B's event");
+        await waitForFanOut(t);
+
+        const busyRows = (await deliveriesOf(t, wsBusy.workspaceId)).filter((row) => row.next_attempt_at !== null);
+        expect(busyRows).toHaveLength(EVENTS);
+        expect(busyRows.some((row, i) => i > 0 && BigInt(row.event_id) < BigInt(busyRows[i - 1].event_id))).toBe(true); // some read ahead
+        // The target's clock moved one interval per delivery made: the last is due (EVENTS - burst) / rate
+        // after the first fan-out. A delivery counted twice would push it one interval later each.
+        const [{ first_made, paced_until }] = await t.app
+          .get(DataSource)
+          .query(
+            `SELECT (SELECT min(created_at) FROM webhook_deliveries WHERE workspace_id = $1) AS first_made, (SELECT max(paced_until) FROM webhook_targets) AS paced_until`,
+            [wsBusy.workspaceId],
+          );
+        const pacedSeconds = (new Date(paced_until).getTime() - new Date(first_made).getTime()) / 1000;
+        expect(pacedSeconds).toBeGreaterThan(EVENTS / RATE - 0.5);
+        expect(pacedSeconds).toBeLessThan(EVENTS / RATE + 0.5);
+
+        // Priorities: minus the workspace's deliveries pending before each, so 0, -1, … -(EVENTS - 1), each once.
+        const jobs: Array<{ priority: number }> = await t.app
+          .get(DataSource)
+          .query(`SELECT DISTINCT ON (data->>'deliveryId') priority FROM pgboss.job WHERE data->>'workspaceId' = $1 AND (data->>'attempt')::int = 1`, [wsBusy.workspaceId]);
+        expect(jobs).toHaveLength(EVENTS);
+        const priorities = jobs.map((job) => job.priority).sort((a, b) => b - a);
+        expect(priorities).toEqual(Array.from({ length: EVENTS }, (_, i) => 0 - i));
+      } finally {
+        await quiet.close();
+      }
+    }, 60_000);
+  });
+});
