@@ -26,13 +26,12 @@ interface DeliveryRow {
   workspace_id: string;
   event_id: string;
   created_at: Date;
-  next_attempt_at: Date | null;
 }
 
 const deliveriesOf = async (t: TestApp, ...workspaceIds: string[]): Promise<DeliveryRow[]> =>
   t.app
     .get(DataSource)
-    .query(`SELECT workspace_id, event_id::text, created_at, next_attempt_at FROM webhook_deliveries WHERE workspace_id = ANY($1::uuid[]) ORDER BY seq`, [workspaceIds]);
+    .query(`SELECT workspace_id, event_id::text, created_at FROM webhook_deliveries WHERE workspace_id = ANY($1::uuid[]) ORDER BY seq`, [workspaceIds]);
 
 /**
  * Fan-out's look-ahead: an event committed behind another workspace's backlog of outbox events
@@ -65,10 +64,11 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       await createWebhook(t, wsQuiet.token, quiet.url, subscriptions);
       await backlogThenOne(t, wsBusy.workspaceId, wsQuiet.workspaceId, BACKLOG);
 
-      const started = Date.now();
       await t.app.get(WebhookWorker).start();
+      const started = Date.now();
       await waitFor(() => quiet.accepted.length >= 1, 5_000, "B's event");
-      expect(quiet.accepted[0].receivedAt - started).toBeLessThan(2_000);
+      // Two passes of fan-out (A's first batch, then the look-ahead) and one attempt; generous for a loaded machine.
+      expect(quiet.accepted[0].receivedAt - started).toBeLessThan(3_000);
 
       await waitForFanOut(t);
       const rows = await deliveriesOf(t, wsBusy.workspaceId, wsQuiet.workspaceId);
@@ -96,7 +96,8 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
   });
 
   describe('pacing and priority', () => {
-    const RATE = 10;
+    // Slow enough that each delivery counted twice would move the target's clock by 0.2 s.
+    const RATE = 5;
     const EVENTS = 1_200;
     let t: TestApp;
     let failing: Receiver;
@@ -123,11 +124,11 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
         await waitFor(() => quiet.accepted.length >= 1, 5_000, "B's event");
         await waitForFanOut(t);
 
-        const busyRows = (await deliveriesOf(t, wsBusy.workspaceId)).filter((row) => row.next_attempt_at !== null);
+        const busyRows = await deliveriesOf(t, wsBusy.workspaceId);
         expect(busyRows).toHaveLength(EVENTS);
         expect(busyRows.some((row, i) => i > 0 && BigInt(row.event_id) < BigInt(busyRows[i - 1].event_id))).toBe(true); // some read ahead
-        // The target's clock moved one interval per delivery made: the last is due (EVENTS - burst) / rate
-        // after the first fan-out. A delivery counted twice would push it one interval later each.
+        // The target's clock moved one interval per delivery made: it ends EVENTS / rate after the first
+        // fan-out. Each delivery counted twice (made ahead, then skipped by the cursor) would add one more.
         const [{ first_made, paced_until }] = await t.app
           .get(DataSource)
           .query(
@@ -135,8 +136,8 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
             [wsBusy.workspaceId],
           );
         const pacedSeconds = (new Date(paced_until).getTime() - new Date(first_made).getTime()) / 1000;
-        expect(pacedSeconds).toBeGreaterThan(EVENTS / RATE - 0.5);
-        expect(pacedSeconds).toBeLessThan(EVENTS / RATE + 0.5);
+        expect(pacedSeconds).toBeGreaterThan(EVENTS / RATE - 1);
+        expect(pacedSeconds).toBeLessThan(EVENTS / RATE + 1);
 
         // Priorities: minus the workspace's deliveries pending before each, so 0, -1, … -(EVENTS - 1), each once.
         const jobs: Array<{ priority: number }> = await t.app

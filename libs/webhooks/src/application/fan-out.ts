@@ -170,15 +170,20 @@ export class FanOut {
       });
     }
     if (deliveries.length === 0) return 0;
-    const priorities = await this.prioritise(deliveries);
-    await this.pace(deliveries);
-    const inserted = await this.store.insertDeliveries(deliveries.map(({ target: _, ...delivery }) => delivery));
+    const targets = targetKeys(deliveries);
+    const { pending, paced } = await this.store.fanOutState([...new Set(deliveries.map((d) => d.workspaceId))], [...new Set(targets.values())].map((hex) => Buffer.from(hex, 'hex')));
+    const priorities = prioritise(deliveries, pending);
+    const pacing = this.pace(deliveries, targets, paced);
+    const inserted = await this.store.insertDeliveries(
+      deliveries.map(({ target: _, ...delivery }) => delivery),
+      pacing,
+    );
     await queue.enqueue(
       manager,
       deliveries
         .filter((d) => inserted.has(d.id))
         .map((d) => ({
-          data: { workspaceId: d.workspaceId, deliveryId: d.id, attempt: 1, priority: priorities.get(d.id), target: rateTargetKey(d.target).toString('hex') },
+          data: { workspaceId: d.workspaceId, deliveryId: d.id, attempt: 1, priority: priorities.get(d.id), target: targets.get(d.target)! },
           startAfterSeconds: d.startAfterSeconds,
         })),
     );
@@ -195,45 +200,46 @@ export class FanOut {
     return this.store.deliveriesMadeBetween([...webhooks.values()], first.toString(), last.toString());
   }
 
-  /** Priority of each new delivery's job: minus the workspace's pending deliveries before it. */
-  private async prioritise(deliveries: ReadonlyArray<NewDelivery>): Promise<Map<string, number>> {
-    const pending = await this.store.pendingCounts([...new Set(deliveries.map((d) => d.workspaceId))]);
-    const priorities = new Map<string, number>();
-    for (const delivery of deliveries) {
-      const depth = pending.get(delivery.workspaceId) ?? 0;
-      pending.set(delivery.workspaceId, depth + 1);
-      priorities.set(delivery.id, Math.max(MIN_PRIORITY, -depth));
-    }
-    return priorities;
-  }
-
   /**
-   * Sets each delivery's `startAfterSeconds` on its target's clock: the k-th delivery of a target
-   * is due at `max(now, clock + k / rate - (burst - 1) / rate)`, and the clock moves on by one
-   * interval per delivery (fan-out runs under the cursor lock, so no two fan-outs race on it).
+   * Sets each delivery's `startAfterSeconds` on its target's clock (`paced`: seconds ahead of now
+   * by target key): the k-th delivery of a target is due at `max(now, clock + k / rate - (burst -
+   * 1) / rate)`, and the clock moves on by one interval per delivery (fan-out runs under the
+   * cursor lock, so no two fan-outs race on it). Returns each target's clock after them.
    */
-  private async pace(deliveries: Array<NewDelivery & { target: string }>): Promise<void> {
-    if (deliveries.length === 0) return;
+  private pace(
+    deliveries: Array<NewDelivery & { target: string }>,
+    targets: ReadonlyMap<string, string>,
+    paced: ReadonlyMap<string, number>,
+  ): Array<{ target: Buffer; aheadSeconds: number }> {
     const { rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
     const interval = 1 / rateLimitPerSecond;
     const tolerance = (rateLimitBurst - 1) * interval;
-    // Several URLs can be one target (`…/hook?a` and `…/hook?b`): one clock per target key.
-    const keyOf = new Map<string, string>();
-    const targets = new Map<string, Buffer>();
-    for (const delivery of deliveries) {
-      if (keyOf.has(delivery.target)) continue;
-      const key = rateTargetKey(delivery.target);
-      keyOf.set(delivery.target, key.toString('hex'));
-      targets.set(key.toString('hex'), key);
-    }
-    const ahead = await this.store.pacingOf([...targets.values()]);
     const clocks = new Map<string, number>();
     for (const delivery of deliveries) {
-      const key = keyOf.get(delivery.target)!;
-      const clock = clocks.get(key) ?? Math.max(0, ahead.get(key) ?? 0);
+      const key = targets.get(delivery.target)!;
+      const clock = clocks.get(key) ?? Math.max(0, paced.get(key) ?? 0);
       delivery.startAfterSeconds = Math.max(0, clock - tolerance);
       clocks.set(key, clock + interval);
     }
-    await this.store.setPacing([...targets].map(([key, target]) => ({ target, aheadSeconds: clocks.get(key)! })));
+    return [...clocks].map(([key, aheadSeconds]) => ({ target: Buffer.from(key, 'hex'), aheadSeconds }));
   }
+}
+
+/** Hex of the target key (`rateTargetKey`) of each delivery's URL: several URLs can be one target (`…/hook?a` and `…/hook?b`), with one clock. */
+function targetKeys(deliveries: ReadonlyArray<{ target: string }>): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const { target } of deliveries) if (!keys.has(target)) keys.set(target, rateTargetKey(target).toString('hex'));
+  return keys;
+}
+
+/** Priority of each new delivery's job: minus its workspace's pending deliveries before it (`pending`, counted before these). */
+function prioritise(deliveries: ReadonlyArray<NewDelivery>, pending: ReadonlyMap<string, number>): Map<string, number> {
+  const depths = new Map(pending);
+  const priorities = new Map<string, number>();
+  for (const delivery of deliveries) {
+    const depth = depths.get(delivery.workspaceId) ?? 0;
+    depths.set(delivery.workspaceId, depth + 1);
+    priorities.set(delivery.id, Math.max(MIN_PRIORITY, -depth));
+  }
+  return priorities;
 }

@@ -246,16 +246,24 @@ export class DeliveryStore {
     );
   }
 
-  /** Inserts deliveries; returns the ids actually inserted (an event reaches a webhook once). */
-  async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<Set<string>> {
+  /**
+   * Inserts deliveries and moves their targets' pacing clocks (to `aheadSeconds` from now), in one
+   * statement; returns the ids actually inserted (an event reaches a webhook once).
+   */
+  async insertDeliveries(deliveries: readonly NewDelivery[], pacing: ReadonlyArray<{ target: Buffer; aheadSeconds: number }>): Promise<Set<string>> {
     if (deliveries.length === 0) return new Set();
     const rows = await this.query<{ id: string }>(
-      `INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, event_occurred_at, body, next_attempt_at)
+      `WITH paced AS (
+         INSERT INTO webhook_targets AS t (target_hash, paced_until)
+         SELECT x.target, clock_timestamp() + make_interval(secs => x.ahead) FROM unnest($2::bytea[], $3::float8[]) AS x(target, ahead)
+         ON CONFLICT (target_hash) DO UPDATE SET paced_until = EXCLUDED.paced_until, updated_at = clock_timestamp()
+       )
+       INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, event_occurred_at, body, next_attempt_at)
        SELECT d."workspaceId", d.id, d."webhookId", d."eventId", d."eventType", d."occurredAt", d.body, clock_timestamp() + make_interval(secs => d."startAfterSeconds")
        FROM jsonb_to_recordset($1::jsonb) AS d("workspaceId" uuid, id uuid, "webhookId" uuid, "eventId" bigint, "eventType" text, "occurredAt" timestamptz, body text, "startAfterSeconds" float8)
        ON CONFLICT (workspace_id, webhook_id, event_id) DO NOTHING
        RETURNING id`,
-      [JSON.stringify(deliveries)],
+      [JSON.stringify(deliveries), pacing.map((p) => p.target), pacing.map((p) => p.aheadSeconds)],
     );
     return new Set(rows.map((row) => row.id));
   }
@@ -272,35 +280,24 @@ export class DeliveryStore {
   }
 
   /**
-   * Pending deliveries per workspace, for fair-share ordering at fan-out: a workspace with a deep
-   * backlog gets its new jobs ordered after those of a workspace with none.
+   * What fan-out orders new deliveries by, in one round trip: the pending deliveries of each
+   * workspace (fair share: a workspace with a deep backlog gets its new jobs ordered after those
+   * of a workspace with none), and the seconds each target's pacing clock runs ahead of now
+   * (absent: not ahead), by hex of the target key.
    */
-  async pendingCounts(workspaceIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.query<{ workspace_id: string; pending: string }>(
-      `SELECT workspace_id, count(*) AS pending FROM webhook_deliveries WHERE status = 'pending' AND workspace_id = ANY($1::uuid[]) GROUP BY workspace_id`,
-      [workspaceIds],
+  async fanOutState(workspaceIds: readonly string[], targets: readonly Buffer[]): Promise<{ pending: Map<string, number>; paced: Map<string, number> }> {
+    const rows = await this.query<{ kind: 'pending' | 'paced'; key: string; value: number }>(
+      `SELECT 'pending' AS kind, workspace_id::text AS key, count(*)::float8 AS value
+       FROM webhook_deliveries WHERE status = 'pending' AND workspace_id = ANY($1::uuid[]) GROUP BY workspace_id
+       UNION ALL
+       SELECT 'paced', encode(target_hash, 'hex'), EXTRACT(EPOCH FROM paced_until - clock_timestamp())::float8
+       FROM webhook_targets WHERE target_hash = ANY($2::bytea[]) AND paced_until IS NOT NULL`,
+      [workspaceIds, targets],
     );
-    return new Map(rows.map((row) => [row.workspace_id, Number(row.pending)]));
-  }
-
-  /** Seconds each target's pacing clock runs ahead of now (absent: not ahead). */
-  async pacingOf(targets: readonly Buffer[]): Promise<Map<string, number>> {
-    const rows = await this.query<{ target_hash: Buffer; ahead: number }>(
-      `SELECT target_hash, EXTRACT(EPOCH FROM paced_until - clock_timestamp())::float8 AS ahead
-       FROM webhook_targets WHERE target_hash = ANY($1::bytea[]) AND paced_until IS NOT NULL`,
-      [targets],
-    );
-    return new Map(rows.map((row) => [row.target_hash.toString('hex'), Number(row.ahead)]));
-  }
-
-  async setPacing(entries: ReadonlyArray<{ target: Buffer; aheadSeconds: number }>): Promise<void> {
-    if (entries.length === 0) return;
-    await this.query(
-      `INSERT INTO webhook_targets AS t (target_hash, paced_until)
-       SELECT x.target, clock_timestamp() + make_interval(secs => x.ahead) FROM unnest($1::bytea[], $2::float8[]) AS x(target, ahead)
-       ON CONFLICT (target_hash) DO UPDATE SET paced_until = EXCLUDED.paced_until, updated_at = clock_timestamp()`,
-      [entries.map((e) => e.target), entries.map((e) => e.aheadSeconds)],
-    );
+    const pending = new Map<string, number>();
+    const paced = new Map<string, number>();
+    for (const row of rows) (row.kind === 'pending' ? pending : paced).set(row.key, Number(row.value));
+    return { pending, paced };
   }
 
   /**
