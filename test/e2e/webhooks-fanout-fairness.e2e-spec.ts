@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { WebhookWorker } from '@workbase/webhooks';
+import { rateTargetKey } from '../../libs/webhooks/src/domain/rate-target';
 import { DataSource } from 'typeorm';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, waitFor, waitForFanOut } from './webhooks.helpers';
 
@@ -32,6 +36,31 @@ const deliveriesOf = async (t: TestApp, ...workspaceIds: string[]): Promise<Deli
   t.app
     .get(DataSource)
     .query(`SELECT workspace_id, event_id::text, created_at FROM webhook_deliveries WHERE workspace_id = ANY($1::uuid[]) ORDER BY seq`, [workspaceIds]);
+
+/**
+ * Each of the busy workspace's deliveries counted once: its target's clock moved one interval per
+ * delivery made, so it ends `events / rate` after the first fan-out (each delivery counted twice,
+ * made ahead and then skipped by the cursor, would add one more); and the priorities, minus the
+ * workspace's deliveries pending before each, are 0, -1, … -(events - 1), each once. Needs every
+ * delivery still pending (a failing receiver).
+ */
+async function expectCountedOnce(t: TestApp, workspaceId: string, targetUrl: string, events: number, rate: number): Promise<void> {
+  const db = t.app.get(DataSource);
+  const [{ first_made, paced_until }] = await db.query(
+    `SELECT (SELECT min(created_at) FROM webhook_deliveries WHERE workspace_id = $1) AS first_made,
+       (SELECT paced_until FROM webhook_targets WHERE target_hash = $2) AS paced_until`,
+    [workspaceId, rateTargetKey(targetUrl)],
+  );
+  const pacedSeconds = (new Date(paced_until).getTime() - new Date(first_made).getTime()) / 1000;
+  expect(pacedSeconds).toBeGreaterThan(events / rate - 1);
+  expect(pacedSeconds).toBeLessThan(events / rate + 1);
+  const jobs: Array<{ priority: number }> = await db.query(
+    `SELECT DISTINCT ON (data->>'deliveryId') priority FROM pgboss.job WHERE data->>'workspaceId' = $1 AND (data->>'attempt')::int = 1`,
+    [workspaceId],
+  );
+  expect(jobs).toHaveLength(events);
+  expect(jobs.map((job) => job.priority).sort((a, b) => b - a)).toEqual(Array.from({ length: events }, (_, i) => 0 - i));
+}
 
 /**
  * Fan-out's look-ahead: an event committed behind another workspace's backlog of outbox events
@@ -127,27 +156,92 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
         const busyRows = await deliveriesOf(t, wsBusy.workspaceId);
         expect(busyRows).toHaveLength(EVENTS);
         expect(busyRows.some((row, i) => i > 0 && BigInt(row.event_id) < BigInt(busyRows[i - 1].event_id))).toBe(true); // some read ahead
-        // The target's clock moved one interval per delivery made: it ends EVENTS / rate after the first
-        // fan-out. Each delivery counted twice (made ahead, then skipped by the cursor) would add one more.
-        const [{ first_made, paced_until }] = await t.app
-          .get(DataSource)
-          .query(
-            `SELECT (SELECT min(created_at) FROM webhook_deliveries WHERE workspace_id = $1) AS first_made, (SELECT max(paced_until) FROM webhook_targets) AS paced_until`,
-            [wsBusy.workspaceId],
-          );
-        const pacedSeconds = (new Date(paced_until).getTime() - new Date(first_made).getTime()) / 1000;
-        expect(pacedSeconds).toBeGreaterThan(EVENTS / RATE - 1);
-        expect(pacedSeconds).toBeLessThan(EVENTS / RATE + 1);
-
-        // Priorities: minus the workspace's deliveries pending before each, so 0, -1, … -(EVENTS - 1), each once.
-        const jobs: Array<{ priority: number }> = await t.app
-          .get(DataSource)
-          .query(`SELECT DISTINCT ON (data->>'deliveryId') priority FROM pgboss.job WHERE data->>'workspaceId' = $1 AND (data->>'attempt')::int = 1`, [wsBusy.workspaceId]);
-        expect(jobs).toHaveLength(EVENTS);
-        const priorities = jobs.map((job) => job.priority).sort((a, b) => b - a);
-        expect(priorities).toEqual(Array.from({ length: EVENTS }, (_, i) => 0 - i));
+        await expectCountedOnce(t, wsBusy.workspaceId, failing.url, EVENTS, RATE);
       } finally {
         await quiet.close();
+      }
+    }, 60_000);
+  });
+
+  describe('two workers', () => {
+    const RATE = 5;
+    const EVENTS = 1_500;
+    let t: TestApp;
+    let second: INestApplicationContext;
+    let failing: Receiver;
+
+    beforeAll(async () => {
+      t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, WEBHOOK_RATE_LIMIT_PER_SECOND: String(RATE), WEBHOOK_RATE_LIMIT_BURST: String(RATE) } });
+      second = await NestFactory.createApplicationContext(WorkerModule.forRoot({ ...t.config, dbPoolSize: 5 }, t.database.url), { logger: false });
+      failing = await startReceiver(() => ({ status: 500 }));
+    });
+    afterAll(async () => {
+      await second?.close();
+      await failing?.close();
+      await t.app.get(WebhookWorker).stop();
+      await t?.close();
+    });
+
+    it("fans out with both (the cursor's lock taken in turns, the look-ahead's position shared): each delivery made, paced and counted once", async () => {
+      const [wsBusy, wsQuiet] = [await t.createWorkspace(), await t.createWorkspace()];
+      const quiet = await startReceiver();
+      try {
+        await createWebhook(t, wsBusy.token, failing.url, subscriptions);
+        await createWebhook(t, wsQuiet.token, quiet.url, subscriptions);
+        // B's events between A's transactions: some are read ahead by one worker and reached by the other's cursor.
+        for (let i = 0; i < EVENTS; i += 500) {
+          await recordEvents(t, ...taskEvents(wsBusy.workspaceId, 500, `busy-${i}`));
+          await recordEvents(t, ...taskEvents(wsQuiet.workspaceId, 1, `quiet-${i}`));
+        }
+        await Promise.all([t.app.get(WebhookWorker).start(), second.get(WebhookWorker).start()]);
+        await waitFor(() => quiet.accepted.length >= EVENTS / 500, 10_000, "B's events");
+        await waitForFanOut(t);
+
+        const rows = await deliveriesOf(t, wsBusy.workspaceId, wsQuiet.workspaceId);
+        expect(rows.filter((row) => row.workspace_id === wsBusy.workspaceId)).toHaveLength(EVENTS);
+        expect(rows.filter((row) => row.workspace_id === wsQuiet.workspaceId)).toHaveLength(EVENTS / 500);
+        expect(new Set(rows.map((row) => row.event_id)).size).toBe(rows.length);
+        await expectCountedOnce(t, wsBusy.workspaceId, failing.url, EVENTS, RATE);
+        expect(new Set(quiet.accepted.map((request) => String(request.headers['webhook-id']))).size).toBe(EVENTS / 500);
+      } finally {
+        await quiet.close();
+      }
+    }, 60_000);
+  });
+
+  describe('commit order across a digit boundary', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ env: FAST_WEBHOOK_ENV });
+    });
+    afterAll(async () => {
+      await t.app.get(WebhookWorker).stop();
+      await t.close();
+    });
+
+    it('fans out every event of a transaction whose event ids go from 3 to 4 digits (or more): the batch is cut in number order, not text order', async () => {
+      const ws = await t.createWorkspace();
+      const rx = await startReceiver();
+      try {
+        await createWebhook(t, ws.token, rx.url, subscriptions);
+        // Ids from 10 below a power of ten: in text order "1000" < "990", so a batch of 500 cut in text
+        // order would end at a 4-digit id and leave the 3-digit ones behind the cursor, unread.
+        const db = t.app.get(DataSource);
+        const [{ max }] = await db.query(`SELECT COALESCE(max(id), 0)::text AS max FROM event_outbox`);
+        const boundary = 10 ** String(Number(max) + 20).length;
+        await db.query(`ALTER TABLE event_outbox ALTER COLUMN id RESTART WITH ${boundary - 10}`);
+        const count = 611;
+        await recordEvents(t, ...taskEvents(ws.workspaceId, count, 'boundary'));
+        const [{ first }] = await db.query(`SELECT min(id)::text AS first FROM event_outbox WHERE workspace_id = $1 AND event_type = 'task.created'`, [ws.workspaceId]);
+        expect(Number(first)).toBe(boundary - 10);
+
+        await t.app.get(WebhookWorker).start();
+        await waitForFanOut(t);
+        const rows = await deliveriesOf(t, ws.workspaceId);
+        expect(rows).toHaveLength(count);
+        expect(rows.filter((row) => Number(row.event_id) < boundary)).toHaveLength(10);
+      } finally {
+        await rx.close();
       }
     }, 60_000);
   });

@@ -143,10 +143,12 @@ export class DeliveryStore {
    */
   async eventsAfter(cursor: OutboxPosition, limit: number): Promise<OutboxEvent[]> {
     return this.query<OutboxEvent>(
-      `SELECT workspace_id, id::text, tx_id::text, event_type, entity_id, actor, payload, occurred_at
-       FROM event_outbox
-       WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx_id, id LIMIT $3`,
+      // Ordered by the columns (`e.`), not by the text output columns of the same names: text order
+      // ("1000" < "999") cut by the limit would move the cursor past events it never read.
+      `SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at
+       FROM event_outbox e
+       WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY e.tx_id, e.id LIMIT $3`,
       [cursor.lastTxId, cursor.lastEventId, limit],
     );
   }
@@ -169,9 +171,9 @@ export class DeliveryStore {
    */
   async batchEnd(cursor: OutboxPosition, batchSize: number): Promise<OutboxPosition | null> {
     const [row] = await this.query<{ tx_id: string; id: string }>(
-      `SELECT tx_id::text, id::text FROM event_outbox
-       WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx_id, id OFFSET $3 LIMIT 1`,
+      `SELECT e.tx_id::text, e.id::text FROM event_outbox e
+       WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY e.tx_id, e.id OFFSET $3 LIMIT 1`,
       [cursor.lastTxId, cursor.lastEventId, batchSize - 1],
     );
     return row ? { lastTxId: row.tx_id, lastEventId: row.id } : null;
@@ -205,7 +207,7 @@ export class DeliveryStore {
        SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at, false AS scanned_to
        FROM chosen JOIN event_outbox e USING (workspace_id, id)
        UNION ALL
-       (SELECT NULL, id::text, tx_id::text, NULL, NULL, NULL, NULL, NULL, true FROM scanned ORDER BY tx_id DESC, id DESC LIMIT 1)`,
+       (SELECT NULL, sc.id::text, sc.tx_id::text, NULL, NULL, NULL, NULL, NULL, true FROM scanned sc ORDER BY sc.tx_id DESC, sc.id DESC LIMIT 1)`,
       [from.lastTxId, from.lastEventId, limits.scanLimit, limits.perWorkspace, limits.limit],
     );
     const end = rows.find((row) => row.scanned_to);
