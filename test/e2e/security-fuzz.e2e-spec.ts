@@ -42,6 +42,14 @@ describe('generated input on every write and query endpoint', () => {
     await json('post', '/v2/activities', { data: { api_slug: 'fuzz_emails', singular_noun: 'Email', plural_noun: 'Emails', extends: 'emails' } }).expect(200);
     ids.note = (await json('post', '/v2/notes', { data: { parent_object: 'people', parent_record_id: ids.person, title: 'Hello', format: 'plaintext', content: 'x' } }).expect(200)).body.data.id.note_id;
     ids.webhook = (await json('post', '/v2/webhooks', { data: { target_url: 'http://127.0.0.1:9/hook', subscriptions: [{ event_type: 'record.created', filter: null }] } }).expect(200)).body.data.id.webhook_id;
+    ids.task = (await json('post', '/v2/tasks', { data: { content: 'Call Ada', format: 'plaintext', deadline_at: null, is_completed: false, linked_records: [], assignees: [] } }).expect(200)).body.data.id.task_id;
+    ids.meeting = (
+      await json('post', '/v2/meetings', {
+        data: { title: 'Fuzz call', description: '', is_all_day: false, start: { datetime: '2026-03-02T15:00:00Z', timezone: 'UTC' }, end: { datetime: '2026-03-02T16:00:00Z', timezone: 'UTC' }, participants: [] },
+      }).expect(200)
+    ).body.data.id.meeting_id;
+    ids.group = (await t.http().post('/scim/v2/Groups').set('Authorization', `Bearer ${ws.token}`).set('Content-Type', 'application/scim+json')
+      .send(JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Fuzzers' })).expect(201)).body.id;
     ids.user = (await t.http().post('/scim/v2/Users').set('Authorization', `Bearer ${ws.token}`).set('Content-Type', 'application/scim+json')
       .send(JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'grace@example.com' })).expect(201)).body.id;
   });
@@ -51,6 +59,7 @@ describe('generated input on every write and query endpoint', () => {
     'api_slug', 'singular_noun', 'plural_noun', 'title', 'type', 'is_required', 'is_unique', 'is_multiselect', 'is_archived', 'config', 'default_value', 'relationship',
     'values', 'entry_values', 'parent_record_id', 'parent_object', 'name', 'workspace_access', 'workspace_member_access', 'target_url', 'subscriptions',
     'format', 'content', 'filter', 'sorts', 'limit', 'offset', 'extends', 'timestamp', 'linked_records', 'participants', 'start', 'end', 'description',
+    'content', 'deadline_at', 'is_completed', 'assignees', 'thread_id', 'record', 'entry', 'author', 'video_url', 'query', 'objects', 'sql', 'request_as',
     'schemas', 'userName', 'displayName', 'members', 'Operations', 'emails', 'active', 'op', 'path', 'value', '__proto__', 'constructor', '$not', '$and', 'email_addresses',
   ];
   const leaf = fc.oneof(
@@ -99,6 +108,19 @@ describe('generated input on every write and query endpoint', () => {
     ['create SCIM user', 'post', () => '/scim/v2/Users'],
     ['patch SCIM user', 'patch', () => `/scim/v2/Users/${ids.user}`],
     ['create SCIM group', 'post', () => '/scim/v2/Groups'],
+    ['replace record', 'put', () => `/v2/objects/people/records/${ids.person}`],
+    ['assert entry', 'put', () => '/v2/lists/pipeline/entries'],
+    ['replace entry', 'put', () => `/v2/lists/pipeline/entries/${ids.entry}`],
+    ['search records', 'post', () => '/v2/objects/records/search'],
+    ['create task', 'post', () => '/v2/tasks'],
+    ['update task', 'patch', () => `/v2/tasks/${ids.task}`],
+    ['create comment', 'post', () => '/v2/comments'],
+    ['create call recording', 'post', () => `/v2/meetings/${ids.meeting}/call_recordings`],
+    ['run SQL', 'post', () => '/v2/sql'],
+    ['replace SCIM user', 'put', () => `/scim/v2/Users/${ids.user}`],
+    ['search SCIM users', 'post', () => '/scim/v2/Users/.search'],
+    ['replace SCIM group', 'put', () => `/scim/v2/Groups/${ids.group}`],
+    ['patch SCIM group', 'patch', () => `/scim/v2/Groups/${ids.group}`],
   ];
 
   it.each(endpoints)('%s: no 5xx, and a refused write changes no table', async (_label, method, path) => {

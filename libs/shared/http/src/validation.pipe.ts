@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
+import { ValidateBy } from 'class-validator';
 import { MAX_NESTING_DEPTH, nestsDeeperThan, ValidationError } from '@workbase/shared/kernel';
 
 /**
@@ -49,3 +50,18 @@ function flatten(errors: ClassValidatorError[], prefix = ''): string[] {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * An update's `data`: an object (not an array) naming at least one field, so that `{"data":{}}`
+ * is a 400 rather than an empty UPDATE. Absent fields are own properties holding undefined on the
+ * transformed DTO (class fields), hence not class-validator's IsNotEmptyObject; a field sent as
+ * `null` counts as named, and its own validation then says what is wrong with it.
+ */
+export const NamesAFieldToChange = () =>
+  ValidateBy({
+    name: 'namesAFieldToChange',
+    validator: {
+      validate: (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((field) => field !== undefined),
+      defaultMessage: () => '$property must be an object naming at least one field to change',
+    },
+  });

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsDefined, IsIn, IsNotEmpty, IsNotEmptyObject, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { NamesAFieldToChange } from '@workbase/shared/http';
 import type { EntryView } from '../../application/entry-service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
@@ -37,7 +38,7 @@ export class ListUpdateData {
 }
 
 export class ListUpdateRequest {
-  @ApiProperty({ type: ListUpdateData }) @IsDefined() @IsNotEmptyObject({ nullable: false }, { message: 'data must name at least one field to change' }) @ValidateNested() @Type(() => ListUpdateData) data!: ListUpdateData;
+  @ApiProperty({ type: ListUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => ListUpdateData) data!: ListUpdateData;
 }
 
 export class EntryCreateData {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitBodyField, OffsetBodyField } from '@workbase/shared/http';
+import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { LimitBodyField, NamesAFieldToChange, OffsetBodyField } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 /** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
@@ -29,7 +29,7 @@ export class ObjectUpdateData {
 }
 
 export class ObjectUpdateRequest {
-  @ApiProperty({ type: ObjectUpdateData }) @IsDefined() @IsNotEmptyObject({ nullable: false }, { message: 'data must name at least one field to change' }) @ValidateNested() @Type(() => ObjectUpdateData) data!: ObjectUpdateData;
+  @ApiProperty({ type: ObjectUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => ObjectUpdateData) data!: ObjectUpdateData;
 }
 
 export class RelationshipData {
@@ -72,7 +72,7 @@ export class AttributeUpdateData {
 }
 
 export class AttributeUpdateRequest {
-  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @IsNotEmptyObject({ nullable: false }, { message: 'data must name at least one field to change' }) @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
+  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
 }
 
 export class OptionCreateData {
@@ -89,7 +89,7 @@ export class OptionUpdateData {
 }
 
 export class OptionUpdateRequest {
-  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @IsNotEmptyObject({ nullable: false }, { message: 'data must name at least one field to change' }) @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
+  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
 }
 
 export class StatusCreateData {
@@ -108,7 +108,7 @@ export class StatusUpdateData extends OptionUpdateData {
 }
 
 export class StatusUpdateRequest {
-  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @IsNotEmptyObject({ nullable: false }, { message: 'data must name at least one field to change' }) @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
+  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
 }
 
 export class RecordValuesData {
