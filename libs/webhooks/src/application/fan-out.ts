@@ -14,11 +14,14 @@ const MIN_PRIORITY = -1_000_000_000;
 
 /**
  * Look-ahead limits: each pass reads no more than `AHEAD_SCAN_LIMIT` events it has not read
- * before, takes the first `AHEAD_PER_WORKSPACE` of each workspace, and at most `AHEAD_LIMIT` in all.
+ * before, takes the first `AHEAD_PER_WORKSPACE` of each workspace, and at most `AHEAD_LIMIT` in all;
+ * a workspace with more than `AHEAD_DOMINANT` among them is the backlog itself (the cursor is
+ * busy with it anyway) and gets none: reading its events ahead would only slow the cursor down.
  */
 const AHEAD_SCAN_LIMIT = 20_000;
 const AHEAD_PER_WORKSPACE = 10;
 const AHEAD_LIMIT = 200;
+const AHEAD_DOMINANT = 100;
 
 export interface PassResult {
   /** Events the cursor consumed. */
@@ -119,7 +122,7 @@ export class FanOut {
       from = await this.store.batchEnd(cursor, batchSize);
       if (!from) return { events: 0, deliveries: 0 };
     }
-    const { events, scannedTo } = await this.store.eventsAhead(from, { scanLimit: AHEAD_SCAN_LIMIT, perWorkspace: AHEAD_PER_WORKSPACE, limit: AHEAD_LIMIT });
+    const { events, scannedTo } = await this.store.eventsAhead(from, { scanLimit: AHEAD_SCAN_LIMIT, perWorkspace: AHEAD_PER_WORKSPACE, limit: AHEAD_LIMIT, dominant: AHEAD_DOMINANT });
     // At the limit, the events after the last one taken have not all been looked at.
     const last = events.length === AHEAD_LIMIT ? events[events.length - 1] : null;
     const readTo = last ? { lastTxId: last.tx_id, lastEventId: last.id } : (scannedTo ?? from);

@@ -180,14 +180,15 @@ export class DeliveryStore {
   }
 
   /**
-   * Fan-out's look-ahead: of the (at most `scanLimit`) commit-safe events after `from`, the first
-   * `perWorkspace` of each workspace that some deliverable webhook of the workspace subscribes to
-   * by type (filters are left to fan-out), at most `limit` in all, in commit order; and the
-   * position of the last event scanned (null when none was).
+   * Fan-out's look-ahead: of the (at most `scanLimit`) commit-safe events after `from` that some
+   * deliverable webhook of their workspace subscribes to by type (filters are left to fan-out),
+   * the first `perWorkspace` of each workspace with no more than `dominant` of them (one with more
+   * is the backlog, left to the cursor), at most `limit` in all, in commit order; and the position
+   * of the last event scanned (null when none was).
    */
   async eventsAhead(
     from: OutboxPosition,
-    limits: { scanLimit: number; perWorkspace: number; limit: number },
+    limits: { scanLimit: number; perWorkspace: number; limit: number; dominant: number },
   ): Promise<{ events: OutboxEvent[]; scannedTo: OutboxPosition | null }> {
     const rows = await this.query<OutboxEvent & { scanned_to: boolean }>(
       `WITH scanned AS MATERIALIZED (
@@ -199,16 +200,17 @@ export class DeliveryStore {
          FROM webhooks w CROSS JOIN LATERAL jsonb_array_elements(w.subscriptions) s
          WHERE w.workspace_id IN (SELECT DISTINCT workspace_id FROM scanned) AND w.status <> 'inactive'
        ), ranked AS (
-         SELECT sc.workspace_id, sc.id, sc.tx_id, row_number() OVER (PARTITION BY sc.workspace_id ORDER BY sc.tx_id, sc.id) AS k
+         SELECT sc.workspace_id, sc.id, sc.tx_id, row_number() OVER (PARTITION BY sc.workspace_id ORDER BY sc.tx_id, sc.id) AS k,
+           count(*) OVER (PARTITION BY sc.workspace_id) AS n
          FROM scanned sc JOIN subscribed USING (workspace_id, event_type)
        ), chosen AS (
-         SELECT workspace_id, id FROM ranked WHERE k <= $4 ORDER BY tx_id, id LIMIT $5
+         SELECT workspace_id, id FROM ranked WHERE k <= $4 AND n <= $6 ORDER BY tx_id, id LIMIT $5
        )
        SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at, false AS scanned_to
        FROM chosen JOIN event_outbox e USING (workspace_id, id)
        UNION ALL
        (SELECT NULL, sc.id::text, sc.tx_id::text, NULL, NULL, NULL, NULL, NULL, true FROM scanned sc ORDER BY sc.tx_id DESC, sc.id DESC LIMIT 1)`,
-      [from.lastTxId, from.lastEventId, limits.scanLimit, limits.perWorkspace, limits.limit],
+      [from.lastTxId, from.lastEventId, limits.scanLimit, limits.perWorkspace, limits.limit, limits.dominant],
     );
     const end = rows.find((row) => row.scanned_to);
     const events = rows
