@@ -1,4 +1,5 @@
-import { AttributeCatalog, type Container, RecordService } from '@workbase/records';
+import { AttributeCatalog, type Container } from '@workbase/attributes';
+import { RecordService } from '@workbase/records';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';

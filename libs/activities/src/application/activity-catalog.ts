@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Attribute, Container } from '@workbase/records';
+import type { Attribute, Container } from '@workbase/attributes';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type Container, RecordAssert, RecordQueryService, RecordService, RecordStore, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
+import type { Container } from '@workbase/attributes';
+import { RecordAssert, RecordQueryService, RecordService, RecordStore, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
 import { ConflictError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { ActivityRepository } from '../infrastructure/activity.repository';

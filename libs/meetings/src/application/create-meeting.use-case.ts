@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AttributeRepository, ContainerResolver, ObjectRepository, RecordAssert, RecordStore, type WriteActor } from '@workbase/records';
+import { AttributeDirectory } from '@workbase/attributes';
+import { ContainerResolver, ObjectRepository, RecordAssert, RecordStore, type WriteActor } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { type ExternalRef, type Meeting, normaliseEmail, type ParticipantStatus } from '../domain/meeting';
@@ -41,7 +42,7 @@ export class CreateMeetingUseCase {
     private readonly meetings: MeetingRepository,
     private readonly containers: ContainerResolver,
     private readonly objects: ObjectRepository,
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly records: RecordStore,
     private readonly asserts: RecordAssert,
   ) {}
@@ -153,7 +154,7 @@ export class CreateMeetingUseCase {
     if (emails.length === 0) return found;
     const people = await this.objects.findBySlugOrId(workspaceId, 'people');
     if (!people) return found;
-    const attribute = await this.attributes.findBySlugOrId(workspaceId, people.id, 'email_addresses');
+    const attribute = await this.attributes.find(workspaceId, people.id, 'email_addresses');
     if (!attribute || !attribute.isUnique) return found;
     for (const { key, recordId } of await this.records.findByUniqueKeys(workspaceId, attribute.id, emails)) {
       found.set(key, { objectId: people.id, recordId });

@@ -4,7 +4,7 @@ import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, I
 import type { EntryView } from '../../application/entry-service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
-import { MAX_TITLE_LENGTH } from './requests';
+import { MAX_TITLE_LENGTH } from '@workbase/attributes';
 
 const ACCESS_LEVELS = ['full-access', 'read-and-write', 'read-only'] as const;
 
