@@ -1,17 +1,11 @@
 export { RecordsModule } from './records.module';
 export { StandardObjectsInitializer } from './application/standard-objects.initializer';
 export { RecordAttributeHost } from './application/record-attribute-host';
-export { RecordService, recordNotFound } from './application/record-service';
-export { RecordWriter, type WriteActor, type ValuesInput } from './application/record-writer';
-export { RecordReader, type RecordView, type ValueEnvelope } from './application/record-reader';
-export { ContainerResolver } from './application/container-resolver';
-export { RecordStore, type RecordRow, type QueryBranch, pageStatement } from './infrastructure/record.store';
-export { ObjectRepository } from './infrastructure/object.repository';
-export { RecordWriteRequest } from './interface/http/requests';
-export { RecordEnvelope, toRecordResponse, EmptyResponse } from './interface/http/responses';
-export { writeActor, recordIdPipe } from './interface/http/object-records.controller';
-export { RecordQueryService, type RecordQuery, type CompiledQuery, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from './application/query/record-query.service';
-export { RecordAssert } from './application/record-assert';
+export { RecordEngine, type EntryRef, type FailFast, type KnownAttributes, type RecordRef } from './application/record-engine';
+export type { WriteActor, ValuesInput } from './application/record-writer';
+export type { RecordView, ValueEnvelope } from './application/record-reader';
+export type { RecordQuery } from './application/query/record-query.service';
 export { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './application/record-deletion-listener';
-export { RecordQueryRequest, AssertQuery } from './interface/http/requests';
-export { RecordListEnvelope } from './interface/http/responses';
+// Request and response shapes of record endpoints, for contexts that serve records on their own paths (activities).
+export { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './interface/http/requests';
+export { RecordEnvelope, RecordListEnvelope, toRecordResponse } from './interface/http/responses';

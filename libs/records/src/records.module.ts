@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AttributesModule, type Container, type ContainerLookup, createAttributesController } from '@workbase/attributes';
 import { RecordAttributeHost } from './application/record-attribute-host';
+import { RecordEngine } from './application/record-engine';
 import { ContainerResolver } from './application/container-resolver';
 import { ObjectCatalog } from './application/object-catalog';
 import { RecordMatcher } from './application/record-matcher';
@@ -87,7 +88,7 @@ const engine = [
 @Module({
   imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), AttributesModule],
   controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
-  providers: [...engine, RecordAttributeHost, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchStore, RecordEntriesStore],
-  exports: [...engine, RecordAttributeHost],
+  providers: [...engine, RecordEngine, RecordAttributeHost, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchStore, RecordEntriesStore],
+  exports: [RecordEngine, RecordAttributeHost, StandardObjectsInitializer],
 })
 export class RecordsModule {}

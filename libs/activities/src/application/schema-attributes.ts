@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AttributeDirectory, type NewAttribute, type SelectOption } from '@workbase/attributes';
-import { newId } from '@workbase/shared/kernel';
+import { newId, NotFoundError } from '@workbase/shared/kernel';
 import { type ActivitySchema, SCHEMA_ATTRIBUTES } from '../domain/activity-schemas';
-import { ActivityRepository } from '../infrastructure/activity.repository';
+import { RecordEngine } from '@workbase/records';
 
 /**
  * Gives a new activity the inherited attributes of its schema. They are stored as ordinary
@@ -13,7 +13,7 @@ import { ActivityRepository } from '../infrastructure/activity.repository';
 export class SchemaAttributes {
   constructor(
     private readonly attributes: AttributeDirectory,
-    private readonly activities: ActivityRepository,
+    private readonly records: RecordEngine,
   ) {}
 
   /** Must run inside the transaction that creates the activity. */
@@ -25,7 +25,7 @@ export class SchemaAttributes {
       const id = newId();
       let allowed: string[] | null = null;
       if (attribute.referencesObject) {
-        if (!objectIds.has(attribute.referencesObject)) objectIds.set(attribute.referencesObject, await this.activities.objectIdBySlug(workspaceId, attribute.referencesObject));
+        if (!objectIds.has(attribute.referencesObject)) objectIds.set(attribute.referencesObject, await this.objectId(workspaceId, attribute.referencesObject));
         const objectId = objectIds.get(attribute.referencesObject);
         allowed = objectId ? [objectId] : null;
       }
@@ -53,5 +53,15 @@ export class SchemaAttributes {
       (attribute.options ?? []).forEach((title, i) => options.push({ workspaceId, id: newId(), attributeId: id, title, isArchived: false, position: i }));
     }
     await this.attributes.seed(rows, { options });
+  }
+
+  /** The id of a standard object the schema references, or null where the workspace has none. */
+  private async objectId(workspaceId: string, slug: string): Promise<string | null> {
+    try {
+      return (await this.records.object(workspaceId, slug)).id;
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
   }
 }

@@ -106,21 +106,11 @@ export class ActivityRepository {
     await slugConflictOnDuplicate(changes.apiSlug ?? '', () => this.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params));
   }
 
-  /**
-   * Deletes the activity with everything stored under it in the record engine's tables: its
-   * records (their values and unique claims cascade) and its attributes (their options cascade).
-   */
-  async deleteWithContents(workspaceId: string, id: string): Promise<void> {
-    await this.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
-    await this.query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
+  /** Deletes the activity row; its records and attributes are removed first by their owners. */
+  async delete(workspaceId: string, id: string): Promise<void> {
     await this.query(`DELETE FROM activities WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
   }
 
-  /** Select options of an inherited select attribute (the engine refuses option changes on it). */
-  async objectIdBySlug(workspaceId: string, slug: string): Promise<string | null> {
-    const rows = await this.query<Array<{ id: string }>>(`SELECT id FROM objects WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
-    return rows[0]?.id ?? null;
-  }
 }
 
 async function slugConflictOnDuplicate<T>(slug: string, write: () => Promise<T>): Promise<T> {

@@ -61,6 +61,11 @@ export class AttributeDirectory {
     return this.options.listStatuses(workspaceId, attributeIds);
   }
 
+  /** Removes the attributes (and their choices) of a container that is being removed, after its records. */
+  removeAllOf(workspaceId: string, containerId: string): Promise<void> {
+    return this.attributes.deleteAllOfContainer(workspaceId, containerId);
+  }
+
   /** System attributes and their choices, created with their container (standard objects, activity schemas, new lists). */
   async seed(attributes: NewAttribute[], choices: { options?: Array<Omit<SelectOption, 'createdAt'>>; statuses?: Array<Omit<Status, 'createdAt'>> } = {}): Promise<void> {
     await this.attributes.insert(attributes);

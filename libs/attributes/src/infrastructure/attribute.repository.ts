@@ -75,6 +75,11 @@ export class AttributeRepository {
     );
   }
 
+  /** Deletes the attributes of a container that is being removed; their options and statuses cascade. */
+  async deleteAllOfContainer(workspaceId: string, containerId: string): Promise<void> {
+    await this.transactions.manager().query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, containerId]);
+  }
+
   async update(
     workspaceId: string,
     attributeId: string,

@@ -166,7 +166,8 @@ export class RecordWriter {
     return parseAttributeValues(attribute, raw, lookups);
   }
 
-  private async lockForWrite(workspaceId: string, container: Container, recordId: string, failFast: boolean) {
+  /** Locks a record for a write (null: no such record); `failFast` answers a record another write holds with 409 instead of waiting. */
+  async lockForWrite(workspaceId: string, container: Container, recordId: string, failFast: boolean) {
     try {
       return await this.store.lockRecord(workspaceId, container.id, recordId, { noWait: failFast });
     } catch (error) {

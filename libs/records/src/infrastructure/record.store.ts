@@ -250,6 +250,11 @@ export class RecordStore {
     await this.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
   }
 
+  /** Deletes every record of a container that is being removed; their values and unique claims cascade. */
+  async deleteAllOfContainer(workspaceId: string, containerId: string): Promise<void> {
+    await this.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, containerId]);
+  }
+
   async deleteRecord(workspaceId: string, containerId: string, recordId: string): Promise<boolean> {
     // Wrapped in a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, count].
     const rows = await this.query<Array<{ id: string }>>(

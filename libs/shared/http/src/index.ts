@@ -13,3 +13,4 @@ export * from './presented-token';
 export * from './cursor';
 export * from './reject-nul.pipe';
 export * from './query-boolean';
+export * from './record-http';

@@ -57,7 +57,6 @@ export class ValueListEnvelope {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) data!: ValueEnvelope[];
 }
 
-export class EmptyResponse {}
 
 export function toRecordResponse(view: RecordView): RecordResponse {
   return { id: view.id, created_at: view.created_at, ...(view.web_url ? { web_url: view.web_url } : {}), values: view.values };
