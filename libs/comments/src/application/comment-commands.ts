@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { RecordEngine } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
@@ -38,7 +38,7 @@ export class CommentCommands {
     private readonly transactions: TransactionRunner,
     private readonly comments: CommentRepository,
     private readonly records: RecordEngine,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly members: MemberDirectory,
     private readonly outbox: EventOutbox,
   ) {}
 

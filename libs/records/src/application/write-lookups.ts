@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
 import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
@@ -13,7 +13,7 @@ const ENVELOPE_KEYS = new Set(['active_from', 'active_until', 'created_by_actor'
 export class WriteLookupsFactory {
   constructor(
     private readonly options: AttributeDirectory,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly members: MemberDirectory,
     private readonly objects: ObjectRepository,
     private readonly store: RecordStore,
     private readonly matcher: RecordMatcher,

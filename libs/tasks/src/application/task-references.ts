@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { RecordEngine } from '@workbase/records';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
 import type { TaskLinkedRecord } from '../domain/task';
@@ -21,7 +21,7 @@ export type AssigneeRef = { readonly memberId: string } | { readonly email: stri
 export class TaskReferences {
   constructor(
     private readonly records: RecordEngine,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly members: MemberDirectory,
   ) {}
 
   async linkedRecords(workspaceId: string, refs: readonly LinkedRecordRef[], field: string): Promise<TaskLinkedRecord[]> {
