@@ -64,7 +64,8 @@ describe('token grant cache across replicas', () => {
     // so the next request cannot race the dedicated connection's delivery. To show that it does
     // not rely on that delivery, the dedicated sessions are frozen (SIGSTOP; the server runs on
     // this machine in the test setups) while the process revokes and asks again.
-    const listeners = (await pg.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations'`)).rows.map((row: { pid: number }) => row.pid);
+    // This database's sessions only: the cluster also serves the other test files running now.
+    const listeners = (await pg.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations' AND datname = current_database()`)).rows.map((row: { pid: number }) => row.pid);
     expect(listeners.length).toBeGreaterThanOrEqual(2);
     const tokens = await Promise.all(Array.from({ length: 10 }, () => t.tokenFor(ws.workspaceId, ['record_permission:read'])));
     for (const token of tokens) expect((await selfOn(t.app, token)).active).toBe(true);
@@ -75,7 +76,13 @@ describe('token grant cache across replicas', () => {
         expect((await selfOn(t.app, token)).active).toBe(false);
       }
     } finally {
-      for (const pid of listeners) process.kill(pid, 'SIGCONT');
+      for (const pid of listeners) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // already gone: nothing to resume
+        }
+      }
     }
   });
   it('serves grants from memory, trusts none while its listening connection is down, and empties the cache', async () => {
@@ -86,7 +93,7 @@ describe('token grant cache across replicas', () => {
       await pg.query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = sha256($1::bytea)`, [Buffer.from(token)]);
       // Revoked without a notice: no lookup happens, the replica answers from its cache.
       expect((await selfOn(replica, token)).active).toBe(true);
-      await pg.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations'`);
+      await pg.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations' AND datname = current_database()`);
       await within(2000, async () => !replica.get(CacheInvalidations).isLive);
       expect((await selfOn(replica, token)).active).toBe(false);
       // Back, with an empty cache: the revocation it was never told of is seen.

@@ -99,7 +99,7 @@ describe('cli backup and restore', () => {
     } finally {
       await replica.close();
     }
-  });
+  }, 180_000);
 
   it('refuses what it must, with a message naming the problem and nothing changed', async () => {
     const file = path.join(dir, 'source.backup.gz');
@@ -132,5 +132,5 @@ describe('cli backup and restore', () => {
     // With --replace, the same restore goes through.
     expect(cliJson(await runCli(target.url, 'restore', file, '--replace'))).toMatchObject({ migrations_applied_after: [] });
     expect(await snapshot(target.url)).toEqual(before);
-  });
+  }, 180_000);
 });

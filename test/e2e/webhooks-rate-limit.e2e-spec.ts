@@ -5,6 +5,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { WebhookWorker } from '@workbase/webhooks';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { DeliveryAttempts } from '../../libs/webhooks/src/application/delivery-attempts';
+import { DeliveryQueue } from '../../libs/webhooks/src/infrastructure/delivery-queue';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 import { createMemberEvent, createWebhook, deliveryRows, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, uniqueDeliveries, waitFor, waitForFanOut } from './webhooks.helpers';
 
@@ -34,6 +35,7 @@ describe('webhook delivery rate limit (e2e)', () => {
     second = await NestFactory.createApplicationContext(WorkerModule.forRoot({ ...t.config, dbPoolSize: 5 }, t.database.url), { logger: false });
     rx = await startReceiver();
   });
+  afterEach(() => jest.restoreAllMocks());
   afterAll(async () => {
     await second?.close();
     await rx?.close();
@@ -43,6 +45,17 @@ describe('webhook delivery rate limit (e2e)', () => {
   it(`delivers at most ${RATE}/s (+ burst ${BURST}) to one endpoint with two workers, and loses nothing`, async () => {
     const attemptsA = jest.spyOn(t.app.get(DeliveryAttempts), 'attempt');
     const attemptsB = jest.spyOn(second.get(DeliveryAttempts), 'attempt');
+    // Both workers must take part for the span to prove one shared bucket. Left alone, the worker
+    // that first defers a job wakes exactly when it is due and keeps the target, while the other
+    // polls every 500 ms and finds nothing (correct, but it would test one worker). So a worker
+    // fetches only while it is at most two attempts ahead of the other.
+    const queueOf = (worker: WebhookWorker) => (worker as unknown as { queue: DeliveryQueue }).queue;
+    const fetch = DeliveryQueue.prototype.fetch;
+    jest.spyOn(DeliveryQueue.prototype, 'fetch').mockImplementation(function (this: DeliveryQueue, ...args) {
+      const [mine, theirs] = this === queueOf(t.app.get(WebhookWorker)) ? [attemptsA, attemptsB] : [attemptsB, attemptsA];
+      if (mine.mock.calls.length > theirs.mock.calls.length + 2) return Promise.resolve([]);
+      return fetch.apply(this, args);
+    });
     await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
     const count = 40;
     for (let i = 0; i < count; i++) await createMemberEvent(t, ws.workspaceId);

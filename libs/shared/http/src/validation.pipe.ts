@@ -1,12 +1,29 @@
-import { ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
-import { ValidationError } from '@workbase/shared/kernel';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
+import { ValidateBy } from 'class-validator';
+import { MAX_NESTING_DEPTH, nestsDeeperThan, ValidationError } from '@workbase/shared/kernel';
+
+/**
+ * The global pipe: first refuses bodies and query objects nested deeper than MAX_NESTING_DEPTH
+ * (before class-transformer or any handler recurses into them), then validates the DTO.
+ */
+class DepthLimitedValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if ((metadata.type === 'body' || metadata.type === 'query') && nestsDeeperThan(value, MAX_NESTING_DEPTH)) {
+      throw new ValidationError(`The request ${metadata.type} must not nest arrays and objects deeper than ${MAX_NESTING_DEPTH} levels.`, {
+        field: metadata.data ?? metadata.type,
+        max_depth: MAX_NESTING_DEPTH,
+      });
+    }
+    return super.transform(value, metadata);
+  }
+}
 
 /**
  * Validates every body, query and path DTO. Unknown fields are refused rather than ignored, and
  * the message names each field at fault by its full path (`data.target_url`).
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new DepthLimitedValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -33,3 +50,18 @@ function flatten(errors: ClassValidatorError[], prefix = ''): string[] {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * An update's `data`: an object (not an array) naming at least one field, so that `{"data":{}}`
+ * is a 400 rather than an empty UPDATE. Absent fields are own properties holding undefined on the
+ * transformed DTO (class fields), hence not class-validator's IsNotEmptyObject; a field sent as
+ * `null` counts as named, and its own validation then says what is wrong with it.
+ */
+export const NamesAFieldToChange = () =>
+  ValidateBy({
+    name: 'namesAFieldToChange',
+    validator: {
+      validate: (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((field) => field !== undefined),
+      defaultMessage: () => '$property must be an object naming at least one field to change',
+    },
+  });

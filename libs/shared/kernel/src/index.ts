@@ -6,3 +6,4 @@ export * from './domain-event';
 export * from './clock';
 export * from './ids';
 export * from './secret-box';
+export * from './nesting';

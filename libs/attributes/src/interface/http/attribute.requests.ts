@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { NamesAFieldToChange } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 /** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
@@ -29,14 +30,14 @@ export class AttributeCreateData {
   @ApiPropertyOptional({ nullable: true, description: '{"type":"dynamic","template":"current-user"|"now"} or {"type":"static","template":[values]}' })
   @IsOptional()
   default_value?: unknown;
-  @ApiPropertyOptional({ type: RelationshipData, nullable: true }) @IsOptional() @ValidateNested() @Type(() => RelationshipData) relationship?: RelationshipData | null;
+  @ApiPropertyOptional({ type: RelationshipData, nullable: true }) @IsOptional() @IsObject() @ValidateNested() @Type(() => RelationshipData) relationship?: RelationshipData | null;
   @ApiProperty({ example: { currency: { default_currency_code: 'USD', display_type: 'symbol' } }, description: '`{}` for most types; `currency` for currency, `record_reference.allowed_objects` for record references' })
   @IsObject()
   config!: Record<string, unknown>;
 }
 
 export class AttributeCreateRequest {
-  @ApiProperty({ type: AttributeCreateData }) @IsDefined() @ValidateNested() @Type(() => AttributeCreateData) data!: AttributeCreateData;
+  @ApiProperty({ type: AttributeCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => AttributeCreateData) data!: AttributeCreateData;
 }
 
 export class AttributeUpdateData {
@@ -51,7 +52,7 @@ export class AttributeUpdateData {
 }
 
 export class AttributeUpdateRequest {
-  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
+  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
 }
 
 export class OptionCreateData {
@@ -59,7 +60,7 @@ export class OptionCreateData {
 }
 
 export class OptionCreateRequest {
-  @ApiProperty({ type: OptionCreateData }) @IsDefined() @ValidateNested() @Type(() => OptionCreateData) data!: OptionCreateData;
+  @ApiProperty({ type: OptionCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => OptionCreateData) data!: OptionCreateData;
 }
 
 export class OptionUpdateData {
@@ -68,7 +69,7 @@ export class OptionUpdateData {
 }
 
 export class OptionUpdateRequest {
-  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
+  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
 }
 
 export class StatusCreateData {
@@ -78,7 +79,7 @@ export class StatusCreateData {
 }
 
 export class StatusCreateRequest {
-  @ApiProperty({ type: StatusCreateData }) @IsDefined() @ValidateNested() @Type(() => StatusCreateData) data!: StatusCreateData;
+  @ApiProperty({ type: StatusCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => StatusCreateData) data!: StatusCreateData;
 }
 
 export class StatusUpdateData extends OptionUpdateData {
@@ -87,5 +88,5 @@ export class StatusUpdateData extends OptionUpdateData {
 }
 
 export class StatusUpdateRequest {
-  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
+  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
 }

@@ -1,4 +1,4 @@
-import { isUuid } from '@workbase/shared/kernel';
+import { isUuid, MAX_NESTING_DEPTH, nestsDeeperThan } from '@workbase/shared/kernel';
 import { type Attribute, isRecordSystemAttribute, isPlainObject, type Container } from '@workbase/attributes';
 import { filterError } from './filter-error';
 import { operand, type Operator, OPERATORS, type PropertySpec, SQL_CAST, TYPE_OPERATORS, TYPE_PROPERTIES } from './properties';
@@ -45,6 +45,10 @@ export class FilterCompiler {
 
   /** The whole filter of a query (its top level is a conjunction). */
   compileQuery(filter: unknown, scope: AttributeScope): Promise<string> {
+    // The compiler recurses once per level: refuse deep filters before it starts.
+    if (nestsDeeperThan(filter, MAX_NESTING_DEPTH)) {
+      return Promise.reject(filterError(`filter must not nest deeper than ${MAX_NESTING_DEPTH} levels`));
+    }
     return this.compile(filter, scope, 'r.id', 'r', true);
   }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { NamesAFieldToChange } from '@workbase/shared/http';
 import type { EntryView } from '../../application/entry-service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
@@ -25,7 +26,7 @@ export class ListCreateData {
 }
 
 export class ListCreateRequest {
-  @ApiProperty({ type: ListCreateData }) @IsDefined() @ValidateNested() @Type(() => ListCreateData) data!: ListCreateData;
+  @ApiProperty({ type: ListCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => ListCreateData) data!: ListCreateData;
 }
 
 export class ListUpdateData {
@@ -37,7 +38,7 @@ export class ListUpdateData {
 }
 
 export class ListUpdateRequest {
-  @ApiProperty({ type: ListUpdateData }) @IsDefined() @ValidateNested() @Type(() => ListUpdateData) data!: ListUpdateData;
+  @ApiProperty({ type: ListUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => ListUpdateData) data!: ListUpdateData;
 }
 
 export class EntryCreateData {
@@ -50,7 +51,7 @@ export class EntryCreateData {
 }
 
 export class EntryCreateRequest {
-  @ApiProperty({ type: EntryCreateData }) @IsDefined() @ValidateNested() @Type(() => EntryCreateData) data!: EntryCreateData;
+  @ApiProperty({ type: EntryCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => EntryCreateData) data!: EntryCreateData;
 }
 
 export class EntryValuesData {
@@ -58,7 +59,7 @@ export class EntryValuesData {
 }
 
 export class EntryUpdateRequest {
-  @ApiProperty({ type: EntryValuesData }) @IsDefined() @ValidateNested() @Type(() => EntryValuesData) data!: EntryValuesData;
+  @ApiProperty({ type: EntryValuesData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => EntryValuesData) data!: EntryValuesData;
 }
 
 export class ListResponse {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '../../domain/event-types';
 
@@ -37,6 +37,7 @@ export class WebhookCreateData {
 export class WebhookCreateRequest {
   @ApiProperty({ type: WebhookCreateData })
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => WebhookCreateData)
   data!: WebhookCreateData;
@@ -64,6 +65,7 @@ export class WebhookUpdateData {
 export class WebhookUpdateRequest {
   @ApiProperty({ type: WebhookUpdateData })
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => WebhookUpdateData)
   data!: WebhookUpdateData;
