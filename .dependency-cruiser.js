@@ -5,6 +5,8 @@
  * - domain code imports no infrastructure, interface, Nest or TypeORM;
  * - the shared kernel stays free of frameworks; shared libs never import a context;
  * - libraries never import an app.
+ * What a front door exports (no *Store/*Repository, nothing from infrastructure/) is checked by
+ * test/architecture/front-doors.ts, which `npm run deps:check` runs after this.
  */
 const CONTEXT = '^libs/(?!shared/)([^/]+)/src/';
 

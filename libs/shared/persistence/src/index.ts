@@ -8,3 +8,4 @@ export { MIGRATIONS } from './migrations';
 export * from './notification-listener';
 export * from './cache-invalidations';
 export * from './change-aware-cache';
+export * from './unique-violation';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { In } from 'typeorm';
+import type { SelectOption, Status } from '../domain/choice';
 import { SelectOptionOrmEntity, StatusOrmEntity } from './orm-entities';
 
 /** Select options and statuses: both are titled, archivable choices owned by one attribute. */
@@ -17,7 +18,7 @@ export class OptionRepository {
     return this.transactions.manager().getRepository(StatusOrmEntity);
   }
 
-  listOptions(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<SelectOptionOrmEntity[]> {
+  listOptions(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<SelectOption[]> {
     if (attributeIds.length === 0) return Promise.resolve([]);
     return this.options.find({
       where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
@@ -25,19 +26,19 @@ export class OptionRepository {
     });
   }
 
-  findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOptionOrmEntity | null> {
+  findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOption | null> {
     return this.options.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
   }
 
-  async insertOptions(rows: Array<Omit<SelectOptionOrmEntity, 'createdAt'>>): Promise<void> {
+  async insertOptions(rows: Array<Omit<SelectOption, 'createdAt'>>): Promise<void> {
     if (rows.length > 0) await this.options.insert(rows);
   }
 
-  async updateOption(workspaceId: string, id: string, changes: Partial<Pick<SelectOptionOrmEntity, 'title' | 'isArchived'>>): Promise<void> {
+  async updateOption(workspaceId: string, id: string, changes: Partial<Pick<SelectOption, 'title' | 'isArchived'>>): Promise<void> {
     await this.options.update({ workspaceId, id }, changes);
   }
 
-  listStatuses(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<StatusOrmEntity[]> {
+  listStatuses(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<Status[]> {
     if (attributeIds.length === 0) return Promise.resolve([]);
     return this.statuses.find({
       where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
@@ -45,18 +46,18 @@ export class OptionRepository {
     });
   }
 
-  findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<StatusOrmEntity | null> {
+  findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<Status | null> {
     return this.statuses.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
   }
 
-  async insertStatuses(rows: Array<Omit<StatusOrmEntity, 'createdAt'>>): Promise<void> {
+  async insertStatuses(rows: Array<Omit<Status, 'createdAt'>>): Promise<void> {
     if (rows.length > 0) await this.statuses.insert(rows);
   }
 
   async updateStatus(
     workspaceId: string,
     id: string,
-    changes: Partial<Pick<StatusOrmEntity, 'title' | 'isArchived' | 'celebrationEnabled' | 'targetTimeInStatus'>>,
+    changes: Partial<Pick<Status, 'title' | 'isArchived' | 'celebrationEnabled' | 'targetTimeInStatus'>>,
   ): Promise<void> {
     await this.statuses.update({ workspaceId, id }, changes);
   }

@@ -1,4 +1,4 @@
-import type { ContainerKind } from '../domain/attribute';
+import type { ContainerKind } from './attribute';
 
 /** A record container as the engine sees it: an object, a list or an activity. */
 export interface Container {
