@@ -6,6 +6,8 @@
  * - the shared kernel stays free of frameworks; shared libs never import a context;
  * - TypeORM entities never leave infrastructure (module files register them);
  * - libraries never import an app.
+ * What a front door exports (no *Store/*Repository, nothing from infrastructure/) is checked by
+ * test/architecture/front-doors.ts, which `npm run deps:check` runs after this.
  */
 const CONTEXT = '^libs/(?!shared/)([^/]+)/src/';
 

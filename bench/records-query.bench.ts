@@ -10,7 +10,10 @@
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from 'pg';
-import { ContainerResolver, pageStatement, RecordQueryService } from '@workbase/records';
+// White-box: the bench runs the engine's compiled statements directly.
+import { ContainerResolver } from '../libs/records/src/application/container-resolver';
+import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';
+import { pageStatement } from '../libs/records/src/infrastructure/record.store';
 import { type DatasetAttributes, generatePeople } from './records-dataset';
 import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, runBench } from './support';
 

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import type { Pool } from 'pg';
 import { parseFilter } from '../libs/scim/src/domain/filter';
 import { compileFilter } from '../libs/scim/src/infrastructure/filter-sql';
@@ -43,7 +43,7 @@ const address = (i: number) => `user${i}@contoso.example`;
 
 runBench({ database: 'workbase_bench_scim', env: { DB_POOL_SIZE: '10' }, poolSize: 4 }, async (bench, pool) => {
   const { app, baseUrl, token, workspaceId } = bench;
-  await app.get(WorkspaceRepository).addVerifiedDomain(workspaceId, 'contoso.example');
+  await app.get(MemberProvisioning).addVerifiedEmailDomain(workspaceId, 'contoso.example');
   const call = async (method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> | null }> => {
     const res = await fetch(`${baseUrl}${route}`, {
       method,

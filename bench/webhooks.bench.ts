@@ -14,9 +14,12 @@
  * healthy target at BENCH_ISOLATION_RATE events/s (default 20) for BENCH_ISOLATION_SECONDS (default
  * 30) alone, then again while, in the same run, one target hangs, one answers after 5 s and one
  * answers 500, each receiving the same rate (default settings: 15 s timeout, cap 4, circuit after 5
- * failures); (5) fairness: BENCH_BACKLOG_EVENTS (default 10,000) events of workspace A queued, then
- * workspace B's first event, with the default rate limit and with it lifted.
- * BENCH_ONLY=isolation,fairness (names: latency, throughput, ratelimit, isolation, fairness) runs some.
+ * failures); (5) fairness: BENCH_BACKLOG_EVENTS (default 10,000) events of workspace A committed,
+ * then workspace B's first event, committed once A's backlog is fanned out and, in another run,
+ * right after A's last commit (A's events still in the outbox), with the default rate limit and
+ * with it lifted.
+ * BENCH_ONLY=isolation,fairness (names: latency, throughput, ratelimit, isolation, fairness;
+ * fairness-commit runs only the "right after commit" cases of fairness) runs some.
  * API, worker and receivers share this process; receivers listen on 127.0.0.1 only.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -79,6 +82,7 @@ async function phases(url: string): Promise<void> {
       const workspace = name === 'main' ? bench : await createBenchWorkspace(app, name);
       const call = jsonClient(bench.baseUrl, workspace.token);
       return {
+        workspaceId: workspace.workspaceId,
         createHook: async (targetUrl = runTarget) =>
           (await call<{ data: { id: { webhook_id: string } } }>('POST', '/v2/webhooks', { data: { target_url: targetUrl, subscriptions: [{ event_type: 'task.created', filter: null }] } })).data.id
             .webhook_id,
@@ -103,6 +107,7 @@ async function phases(url: string): Promise<void> {
     }
   };
   interface Tenant {
+    workspaceId: string;
     createHook(targetUrl?: string): Promise<string>;
     commit(keys: string[]): Promise<number>;
   }
@@ -225,42 +230,54 @@ async function phases(url: string): Promise<void> {
     }
   });
 
-  // (5) Fairness: workspace A's backlog queued (fanned out), then workspace B's first event.
+  // (5) Fairness: workspace A's backlog, then workspace B's first event, committed either once A's
+  // backlog is fanned out (queued as jobs) or right after A's last commit (still in the outbox).
   for (const [label, env] of [
     ['default rate limit 25/s per target', {}],
     ['rate limit lifted', { WEBHOOK_RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RATE_LIMIT_BURST: '100000' }],
   ] as const) {
-    if (!phase('fairness')) break;
-    await run(env, async ({ workspace, db, target: runTarget }) => {
-      const busy = await workspace('busy');
-      const quiet = await workspace('quiet');
-      // Two receivers (paths): one shared URL would rightly share one rate limit and one pacing clock.
-      const busyHook = await busy.createHook(`${runTarget}/busy`);
-      const quietHook = await quiet.createHook(`${runTarget}/quiet`);
-      const keys = Array.from({ length: BACKLOG_EVENTS }, (_, i) => `backlog-${i}`);
-      const committing = performance.now();
-      for (let i = 0; i < keys.length; i += 500) await busy.commit(keys.slice(i, i + 500));
-      const committed = performance.now();
-      for (;;) {
-        const [row] = (await db.query(
-          `SELECT NOT EXISTS (SELECT 1 FROM event_outbox e, webhook_dispatch_cursor c WHERE c.consumer = 'webhooks' AND (e.tx_id, e.id) > (c.last_tx_id, c.last_event_id)) AS done`,
-        )) as Array<{ done: boolean }>;
-        if (row.done) break;
-        await sleep(20);
-      }
-      const fannedOut = performance.now();
-      const deliveredBefore = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
-      const at = await quiet.commit(['first']);
-      await waitAll([`${quietHook}/first`], 60_000);
-      const latency = arrivals.get(`${quietHook}/first`)! - at;
-      const deliveredAfter = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
-      await sleep(3_000);
-      const deliveredLater = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
-      say(
-        `fairness (${label}): ${BACKLOG_EVENTS} events of workspace A committed in ${((committed - committing) / 1000).toFixed(1)} s and fanned out ${((fannedOut - committed) / 1000).toFixed(1)} s later ` +
-          `(${deliveredBefore} of them delivered by then); workspace B's first event: commit → received ${latency.toFixed(0)} ms (A delivered ${deliveredAfter} meanwhile, ${deliveredLater} 3 s later)`,
-      );
-    });
+    for (const when of ['after fan-out', 'right after commit'] as const) {
+      if (!phase('fairness') && !(when === 'right after commit' && phase('fairness-commit'))) continue;
+      await run(env, async ({ workspace, db, target: runTarget }) => {
+        const busy = await workspace('busy');
+        const quiet = await workspace('quiet');
+        // Two receivers (paths): one shared URL would rightly share one rate limit and one pacing clock.
+        const busyHook = await busy.createHook(`${runTarget}/busy`);
+        const quietHook = await quiet.createHook(`${runTarget}/quiet`);
+        const keys = Array.from({ length: BACKLOG_EVENTS }, (_, i) => `backlog-${i}`);
+        const fannedOutOfA = async () =>
+          Number(((await db.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE workspace_id = $1`, [busy.workspaceId])) as Array<{ n: string }>)[0].n);
+        const cursorCaughtUp = async () =>
+          ((await db.query(
+            `SELECT NOT EXISTS (SELECT 1 FROM event_outbox e, webhook_dispatch_cursor c WHERE c.consumer = 'webhooks' AND (e.tx_id, e.id) > (c.last_tx_id, c.last_event_id)) AS done`,
+          )) as Array<{ done: boolean }>)[0].done;
+        const committing = performance.now();
+        for (let i = 0; i < keys.length; i += 500) await busy.commit(keys.slice(i, i + 500));
+        const committed = performance.now();
+        if (when === 'after fan-out') {
+          while (!(await cursorCaughtUp())) await sleep(20);
+        }
+        const quietAt = performance.now();
+        const deliveredBefore = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+        const at = await quiet.commit(['first']);
+        await waitAll([`${quietHook}/first`], 60_000);
+        const latency = arrivals.get(`${quietHook}/first`)! - at;
+        const fannedOutThen = await fannedOutOfA();
+        const deliveredAfter = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+        while (!(await cursorCaughtUp())) await sleep(20);
+        const caughtUp = performance.now();
+        // Every one of A's events is fanned out once, whichever way it went.
+        const fannedOutInAll = await fannedOutOfA();
+        await sleep(3_000);
+        const deliveredLater = keys.filter((k) => arrivals.has(`${busyHook}/${k}`)).length;
+        say(
+          `fairness (${label}, B ${when}): ${BACKLOG_EVENTS} events of workspace A committed in ${((committed - committing) / 1000).toFixed(1)} s; ` +
+            `B's first event committed ${((quietAt - committed) / 1000).toFixed(1)} s after A's last (${deliveredBefore} of A delivered by then): commit → received ${latency.toFixed(0)} ms; ` +
+            `when it arrived ${fannedOutThen} of A's fanned out, ${deliveredAfter} delivered; A fanned out ${((caughtUp - committed) / 1000).toFixed(1)} s after its last commit ` +
+            `(${fannedOutInAll} deliveries for ${BACKLOG_EVENTS} events), ${deliveredLater} delivered 3 s later`,
+        );
+      });
+    }
   }
 
   say(`requests received in all: ${received} (deliveries: ${arrivals.size})`);

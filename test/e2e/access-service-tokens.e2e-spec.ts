@@ -1,4 +1,4 @@
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import { ALL_SCOPES, SCOPES } from '@workbase/shared/kernel';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
@@ -22,7 +22,7 @@ describe('service tokens, member tokens and who may change access', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('service-tokens');
     service = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'service-tokens.test');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'service-tokens.test');
   });
   afterAll(() => t.close());
 
@@ -92,7 +92,7 @@ describe('service tokens, member tokens and who may change access', () => {
 
     beforeAll(async () => {
       scimWs = await t.createWorkspace('privileges');
-      await t.app.get(WorkspaceRepository).addVerifiedDomain(scimWs.workspaceId, 'privileges.test');
+      await t.app.get(MemberProvisioning).addVerifiedEmailDomain(scimWs.workspaceId, 'privileges.test');
       memberId = await t.createMember(scimWs.workspaceId, 'member@privileges.test', 'member');
       adminId = await t.createMember(scimWs.workspaceId, 'second-admin@privileges.test', 'admin');
       tokens = {

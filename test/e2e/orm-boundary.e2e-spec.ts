@@ -1,4 +1,6 @@
-import { WorkspaceLookup, WorkspaceMemberRepository, WorkspaceRepository } from '@workbase/access';
+import { WorkspaceLookup } from '@workbase/access';
+import { WorkspaceMemberRepository } from '../../libs/access/src/infrastructure/workspace-member.repository';
+import { WorkspaceRepository } from '../../libs/access/src/infrastructure/workspace.repository';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /**

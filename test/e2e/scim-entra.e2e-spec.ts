@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -32,7 +32,7 @@ describe('Microsoft Entra ID validator sequence', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('entra-validator');
     token = await t.tokenFor(ws.workspaceId, ['user_management:read-write']);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'contoso.example');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'contoso.example');
   });
   afterAll(() => t.close());
 

@@ -1,4 +1,4 @@
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
@@ -159,7 +159,7 @@ describe('SCIM filters (RFC 7644 §3.4.2.2) over real data', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('scim-filters');
     token = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'acme.example');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'acme.example');
     const admin = (await t.http().get('/scim/v2/Users').set(headers()).expect(200)).body.Resources[0];
     const ada = await createUser({ userName: 'ada@acme.example', name: { givenName: 'Ada', familyName: 'Lovelace' }, externalId: 'ext-ada', appRole: 'admin' });
     const bob = await createUser({ userName: 'bob@acme.example', name: { givenName: 'Bob', familyName: 'Builder' }, externalId: 'EXT-bob' });

@@ -1,4 +1,4 @@
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
@@ -17,7 +17,7 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
     t = await startTestApp();
     ws = await t.createWorkspace('scim-interop');
     scim = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'okta.example');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'okta.example');
   });
   afterAll(() => t.close());
 

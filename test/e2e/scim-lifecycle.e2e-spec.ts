@@ -1,4 +1,4 @@
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../apps/cli/src/commands';
@@ -43,7 +43,7 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('scim-states');
     token = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'corp.example');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'corp.example');
   });
   afterAll(() => t.close());
 

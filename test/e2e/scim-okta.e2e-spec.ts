@@ -1,4 +1,4 @@
-import { CreateWorkspaceUseCase, WorkspaceRepository } from '@workbase/access';
+import { CreateWorkspaceUseCase, MemberProvisioning } from '@workbase/access';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -27,7 +27,7 @@ describe('Okta SCIM 2.0 SPEC test, step by step', () => {
       .get(CreateWorkspaceUseCase)
       .execute({ name: 'Okta spec', slug: 'okta-spec', adminEmail: 'ada@okta-spec.example', adminFirstName: 'Ada', adminLastName: 'Admin' });
     token = await t.tokenFor(ws.workspaceId, ['user_management:read-write']);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'okta-spec.example');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'okta-spec.example');
     // "Create at least one user in your SCIM server before running the Okta SCIM API test suite."
     await t
       .http()

@@ -1,4 +1,4 @@
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberProvisioning } from '@workbase/access';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
@@ -20,7 +20,7 @@ describe('SCIM RFC rules', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('scim-rfc');
     token = await t.tokenFor(ws.workspaceId, ['user_management:read-write']);
-    await t.app.get(WorkspaceRepository).addVerifiedDomain(ws.workspaceId, 'rfc.example');
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'rfc.example');
   });
   afterAll(() => t.close());
 

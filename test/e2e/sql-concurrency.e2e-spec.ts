@@ -116,4 +116,21 @@ describe('SQL admission: per-workspace and global limits', () => {
       await replica.end();
     }
   });
+
+  it('statements sent one after another are never refused, even with one slot left', async () => {
+    // Each answer comes after its ROLLBACK has freed its slot, so a client that waits for every
+    // answer never meets its own earlier statement (another process holds the other slot here).
+    const replica = new Client({ connectionString: t.database.url });
+    await replica.connect();
+    try {
+      await replica.query('BEGIN');
+      await replica.query(`SELECT pg_advisory_xact_lock(hashtext('workbase.sql-slot:' || $1), 1)`, [third.workspaceId]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await sql(third.token, `SELECT ${i} AS i`)).status);
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      await replica.query('ROLLBACK');
+    } finally {
+      await replica.end();
+    }
+  });
 });

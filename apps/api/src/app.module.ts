@@ -17,6 +17,7 @@ import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { Readiness } from './readiness';
+import { AttributeHostModule } from './attribute-host.module';
 import { RecordDeletionModule } from './record-deletion.module';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
@@ -43,6 +44,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordDeletionModule,
+        AttributeHostModule,
         RecordsModule,
         ScimModule,
         ActivitiesModule,

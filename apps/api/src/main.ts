@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { IssueTokenUseCase, CreateWorkspaceUseCase, WorkspaceRepository } from '@workbase/access';
+import { IssueTokenUseCase, CreateWorkspaceUseCase, WorkspaceLookup } from '@workbase/access';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger, resolveLogFormat } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
 
 /** On an empty embedded database, a demo workspace and an all-scope token, printed once. */
 async function seedDemoWorkspace(app: INestApplication, baseUrl: string, format: 'json' | 'pretty', logger: ReturnType<typeof createLogger>): Promise<void> {
-  if (!(await app.get(WorkspaceRepository).isEmpty())) return;
+  if (!(await app.get(WorkspaceLookup).isEmpty())) return;
   const workspace = await app.get(CreateWorkspaceUseCase).execute({
     name: 'Demo workspace',
     slug: 'demo',

@@ -7,7 +7,7 @@ import {
   RevokeTokenUseCase,
   SetMemberPasswordUseCase,
   WorkspaceLookup,
-  WorkspaceRepository,
+  MemberProvisioning,
 } from '@workbase/access';
 import { CreateOAuthAppUseCase, ListOAuthAppsQuery } from '@workbase/oauth';
 import { normaliseEmailDomain } from '@workbase/scim';
@@ -71,7 +71,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     async run(args, app) {
       const workspace = await app.get(WorkspaceLookup).require(required(args, 'workspace'));
       const domain = normaliseEmailDomain(required(args, 'domain'));
-      await app.get(WorkspaceRepository).addVerifiedDomain(workspace.id, domain);
+      await app.get(MemberProvisioning).addVerifiedEmailDomain(workspace.id, domain);
       const updated = await app.get(WorkspaceLookup).require(workspace.id);
       return { workspace_id: workspace.id, verified_email_domains: updated.verifiedEmailDomains };
     },

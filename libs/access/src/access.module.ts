@@ -7,6 +7,8 @@ import { IssueTokenUseCase } from './application/issue-token.use-case';
 import { RevokeTokenUseCase } from './application/revoke-token.use-case';
 import { SetMemberPasswordUseCase } from './application/set-member-password.use-case';
 import { TokenIntrospectionQuery } from './application/token-introspection.query';
+import { MemberDirectory } from './application/member-directory';
+import { MemberProvisioning } from './application/member-provisioning';
 import { WorkspaceLookup } from './application/workspace-lookup';
 import { ApiTokenOrmEntity } from './infrastructure/api-token.orm-entity';
 import { ApiTokenRepository } from './infrastructure/api-token.repository';
@@ -26,6 +28,8 @@ const useCases = [
   RevokeTokenUseCase,
   TokenIntrospectionQuery,
   WorkspaceLookup,
+  MemberProvisioning,
+  MemberDirectory,
 ];
 
 /** Workspaces, members and access tokens; the verifier every request's guard relies on. */
@@ -41,6 +45,6 @@ const useCases = [
     ...useCases,
     { provide: AccessTokenVerifier, useExisting: TokenIntrospectionQuery },
   ],
-  exports: [...useCases, AccessTokenVerifier, WorkspaceRepository, WorkspaceMemberRepository],
+  exports: [...useCases, AccessTokenVerifier],
 })
 export class AccessModule {}

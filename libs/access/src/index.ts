@@ -6,9 +6,9 @@ export { IssueTokenUseCase, type IssueTokenCommand, type IssuedToken } from './a
 export { RevokeTokenUseCase } from './application/revoke-token.use-case';
 export { TokenIntrospectionQuery, type Introspection } from './application/token-introspection.query';
 export { WorkspaceLookup } from './application/workspace-lookup';
+export { MemberProvisioning, type ProvisionedMemberFields } from './application/member-provisioning';
+export { MemberDirectory, type MemberCredentials, type MemberRef } from './application/member-directory';
 export { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from './application/workspace-initializer';
-export { WorkspaceRepository } from './infrastructure/workspace.repository';
-export { WorkspaceMemberRepository } from './infrastructure/workspace-member.repository';
 export { type Workspace, type WorkspaceMember } from './domain/workspace';
 export { hashPassword, needsRehash, verifyPassword } from './domain/password';
 export { assertAccessLevel, normaliseEmail, type AccessLevel } from './domain/workspace-rules';

@@ -1,5 +1,6 @@
 import { Injectable, Module, UsePipes } from '@nestjs/common';
-import { type Container, type ContainerLookup, createAttributesController, RecordsModule } from '@workbase/records';
+import { AttributesModule, type Container, type ContainerLookup, createAttributesController } from '@workbase/attributes';
+import { RecordsModule } from '@workbase/records';
 import { RejectNulPipe } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from './application/activity-catalog';
@@ -33,7 +34,7 @@ UsePipes(new RejectNulPipe({ identifier: 'activity' }))(ActivityAttributesContro
 
 /** Activities (custom and system), their schema-inherited and custom attributes, and their records. */
 @Module({
-  imports: [RecordsModule],
+  imports: [RecordsModule, AttributesModule],
   controllers: [ActivitiesController, ActivityAttributesController, ActivityRecordsController],
   providers: [ActivityRepository, SchemaAttributes, ActivityCatalog, ActivityRecords, PhoneCallsInitializer, ActivityContainerLookup],
   exports: [PhoneCallsInitializer, ActivityCatalog],

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AttributesModule } from '@workbase/attributes';
 import { RecordsModule } from '@workbase/records';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { CursorCodec } from '@workbase/shared/http';
@@ -13,7 +14,7 @@ import { MeetingsController } from './interface/http/meetings.controller';
 
 /** Meetings: create (never de-duplicating), get, the cursor-paginated list, and call recordings with transcripts. */
 @Module({
-  imports: [RecordsModule],
+  imports: [RecordsModule, AttributesModule],
   controllers: [MeetingsController, CallRecordingsController],
   providers: [
     MeetingRepository,

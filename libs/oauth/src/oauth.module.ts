@@ -9,7 +9,6 @@ import { ListOAuthAppsQuery } from './application/list-oauth-apps.query';
 import { SignInService } from './application/sign-in.service';
 import { TokenEndpointsService } from './application/token-endpoints.service';
 import { AuthorizationCodeRepository } from './infrastructure/authorization-code.repository';
-import { MemberCredentialsReader } from './infrastructure/member-credentials.reader';
 import { OAuthAppRepository } from './infrastructure/oauth-app.repository';
 import { SignInFailureStore } from './infrastructure/sign-in-failure.store';
 import { SignInSessionRepository } from './infrastructure/sign-in-session.repository';
@@ -30,7 +29,6 @@ import { TokenController } from './interface/http/token.controller';
     AuthorizationCodeRepository,
     SignInSessionRepository,
     SignInFailureStore,
-    MemberCredentialsReader,
     AuthorizationRequestValidator,
     ClientAuthenticator,
     CreateOAuthAppUseCase,

@@ -1,8 +1,9 @@
 import { Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SCOPES } from '@workbase/shared/kernel';
-import { AttributeCatalog } from './application/attribute-catalog';
-import type { Container } from './application/container';
+import { AttributesModule, type Container, type ContainerLookup, createAttributesController } from '@workbase/attributes';
+import { RecordAttributeHost } from './application/record-attribute-host';
+import { RecordEngine } from './application/record-engine';
 import { ContainerResolver } from './application/container-resolver';
 import { ObjectCatalog } from './application/object-catalog';
 import { RecordMatcher } from './application/record-matcher';
@@ -17,13 +18,9 @@ import { ListCatalog } from './application/list-catalog';
 import { ListRepository } from './infrastructure/list.repository';
 import { ListEntriesController, ListsController } from './interface/http/lists.controller';
 import { WriteLookupsFactory } from './application/write-lookups';
-import { AttributeRepository } from './infrastructure/attribute.repository';
 import { ObjectRepository } from './infrastructure/object.repository';
-import { OptionRepository } from './infrastructure/option.repository';
 import { RECORDS_ORM_ENTITIES } from './infrastructure/orm-entities';
 import { RecordStore } from './infrastructure/record.store';
-import { AttributePresenter } from './interface/http/attribute-presenter';
-import { type ContainerLookup, createAttributesController } from './interface/http/attributes.controller';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
 import { ObjectsController } from './interface/http/objects.controller';
 import { RecordSearch } from './application/record-search';
@@ -73,9 +70,7 @@ const engine = [
   ListRepository,
   ListCatalog,
   EntryService,
-  AttributeRepository,
   ObjectRepository,
-  OptionRepository,
   RecordStore,
   WriteLookupsFactory,
   RecordMatcher,
@@ -84,18 +79,16 @@ const engine = [
   RecordService,
   RecordQueryService,
   RecordAssert,
-  AttributeCatalog,
   ObjectCatalog,
   ContainerResolver,
-  AttributePresenter,
   StandardObjectsInitializer,
 ];
 
-/** The record engine: objects, attributes of every container, records and their values. */
+/** The record engine: objects, lists, records, entries and their values; attributes come from AttributesModule. */
 @Module({
-  imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES)],
+  imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), AttributesModule],
   controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
-  providers: [...engine, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchStore, RecordEntriesStore],
-  exports: engine,
+  providers: [...engine, RecordEngine, RecordAttributeHost, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchStore, RecordEntriesStore],
+  exports: [RecordEngine, RecordAttributeHost, StandardObjectsInitializer],
 })
 export class RecordsModule {}

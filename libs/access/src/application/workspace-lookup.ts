@@ -12,4 +12,9 @@ export class WorkspaceLookup {
     if (!workspace) throw new NotFoundError(`Workspace "${slugOrId}" not found.`);
     return workspace;
   }
+
+  /** No workspace exists yet (a fresh installation: the API seeds a demo workspace). */
+  isEmpty(): Promise<boolean> {
+    return this.workspaces.isEmpty();
+  }
 }

@@ -40,6 +40,41 @@ export class WorkspaceMemberRepository {
     await this.repo.insert({ ...member, userName: member.userName ?? member.email, passwordHash: member.passwordHash ?? null });
   }
 
+  /** The active members with this email in every workspace (at most 50, oldest first), with their password hashes. */
+  async activeCredentialsByEmail(email: string): Promise<Array<{ workspaceId: string; memberId: string; passwordHash: string | null }>> {
+    const rows: Array<{ workspace_id: string; id: string; password_hash: string | null }> = await this.transactions
+      .manager()
+      .query(`SELECT workspace_id, id, password_hash FROM workspace_members WHERE lower(email) = lower($1) AND state = 'active' ORDER BY created_at LIMIT 50`, [email]);
+    return rows.map((row) => ({ workspaceId: row.workspace_id, memberId: row.id, passwordHash: row.password_hash }));
+  }
+
+  async lockForUpdate(workspaceId: string, memberId: string): Promise<void> {
+    await this.transactions.manager().query(`SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, memberId]);
+  }
+
+  /** Writes the fields an identity provider owns. */
+  async updateProvisioned(
+    workspaceId: string,
+    memberId: string,
+    fields: { userName: string; email: string; firstName: string | null; lastName: string | null; externalId: string | null; accessLevel: string; state: string; scimProfile: Readonly<Record<string, unknown>> },
+  ): Promise<void> {
+    await this.transactions.manager().query(
+      `UPDATE workspace_members SET user_name = $3, email = $4, first_name = $5, last_name = $6, external_id = $7, access_level = $8, state = $9,
+              scim_profile = $10, updated_at = clock_timestamp()
+        WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, memberId, fields.userName, fields.email, fields.firstName, fields.lastName, fields.externalId, fields.accessLevel, fields.state, fields.scimProfile],
+    );
+  }
+
+  /** Deleted by the identity provider: suspended if active, out of SCIM; the row stays for actor references. */
+  async markDeleted(workspaceId: string, memberId: string): Promise<void> {
+    await this.transactions.manager().query(
+      `UPDATE workspace_members SET deleted_at = clock_timestamp(), state = CASE WHEN state = 'active' THEN 'suspended' ELSE state END, updated_at = clock_timestamp()
+        WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, memberId],
+    );
+  }
+
   async setPasswordHash(workspaceId: string, memberId: string, passwordHash: string): Promise<void> {
     await this.repo.update({ workspaceId, id: memberId }, { passwordHash, updatedAt: () => 'now()' });
   }

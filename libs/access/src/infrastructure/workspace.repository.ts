@@ -33,6 +33,11 @@ export class WorkspaceRepository {
     return (await this.findById(workspace.id))!;
   }
 
+  async verifiedEmailDomains(workspaceId: string): Promise<string[]> {
+    const rows: Array<{ domains: string[] }> = await this.transactions.manager().query(`SELECT verified_email_domains AS domains FROM workspaces WHERE id = $1`, [workspaceId]);
+    return rows[0]?.domains ?? [];
+  }
+
   async addVerifiedDomain(workspaceId: string, domain: string): Promise<void> {
     await this.transactions.query(
       `UPDATE workspaces SET verified_email_domains = array_append(verified_email_domains, $2)

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Attribute, Container } from '@workbase/records';
+import { type Attribute, AttributeDirectory, type Container } from '@workbase/attributes';
+import { RecordEngine } from '@workbase/records';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';
@@ -31,6 +32,8 @@ export class ActivityCatalog {
     private readonly activities: ActivityRepository,
     private readonly schemaAttributes: SchemaAttributes,
     private readonly outbox: EventOutbox,
+    private readonly records: RecordEngine,
+    private readonly attributes: AttributeDirectory,
   ) {}
 
   list(workspaceId: string, options: { showArchived: boolean }): Promise<Activity[]> {
@@ -106,7 +109,10 @@ export class ActivityCatalog {
     await this.transactions.run(async () => {
       const activity = await this.get(workspaceId, slugOrId, 'update');
       if (activity.isSystem) throw new DomainError('system_edit_unauthorized', `System activity "${activity.apiSlug}" cannot be deleted.`);
-      await this.activities.deleteWithContents(workspaceId, activity.id);
+      // Each table's owner removes its rows: the engine the records (values and claims cascade), the catalogue the attributes (choices cascade).
+      await this.records.deleteAllOf(toContainer(activity));
+      await this.attributes.removeAllOf(workspaceId, activity.id);
+      await this.activities.delete(workspaceId, activity.id);
       await this.outbox.record(activityEvent('activity.deleted', workspaceId, activity.id, activity.apiSlug, actor));
     });
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type Container, RecordAssert, RecordQueryService, RecordService, RecordStore, type RecordView, RecordWriter, type ValuesInput, type WriteActor, recordNotFound } from '@workbase/records';
-import { ConflictError } from '@workbase/shared/kernel';
-import { isPgError, TransactionRunner } from '@workbase/shared/persistence';
-import { ActivityRepository } from '../infrastructure/activity.repository';
+import type { Container } from '@workbase/attributes';
+import { RecordEngine, type RecordView, type ValuesInput, type WriteActor } from '@workbase/records';
+import { TransactionRunner } from '@workbase/shared/persistence';
 import { ActivityCatalog } from './activity-catalog';
 
 export interface ActivityRecordQuery {
@@ -23,12 +22,7 @@ export class ActivityRecords {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly catalog: ActivityCatalog,
-    private readonly activities: ActivityRepository,
-    private readonly records: RecordService,
-    private readonly writer: RecordWriter,
-    private readonly asserts: RecordAssert,
-    private readonly queries: RecordQueryService,
-    private readonly store: RecordStore,
+    private readonly records: RecordEngine,
   ) {}
 
   async create(who: WriteActor, activity: string, values: ValuesInput): Promise<RecordView> {
@@ -42,45 +36,34 @@ export class ActivityRecords {
 
   async update(who: WriteActor, activity: string, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {
     return this.write(who, activity, async (container) => {
-      const changed = await this.writer.update(who, container, recordId, values, mode, { failOnConcurrentWrite: true });
-      if (changed === null) throw recordNotFound(container, recordId);
-      return this.records.get(container, recordId);
+      return this.records.update(who, container, recordId, values, mode, { failOnConcurrentWrite: true });
     });
   }
 
   async upsert(who: WriteActor, activity: string, matchingAttribute: string, values: ValuesInput): Promise<RecordView> {
     return this.write(who, activity, async (container) => {
-      const { recordId } = await this.asserts.execute(who, container, matchingAttribute, values, { failOnConcurrentWrite: true });
-      return this.records.get(container, recordId);
+      const { recordId } = await this.records.assert(who, container, matchingAttribute, values, { failOnConcurrentWrite: true });
+      return this.records.read(container, recordId);
     });
   }
 
   /** Like the other writes, a record another request is writing is a 409, not a wait. */
   async delete(who: WriteActor, activity: string, recordId: string): Promise<void> {
-    await this.write(who, activity, async (container) => {
-      try {
-        await this.store.lockRecord(who.workspaceId, container.id, recordId, { noWait: true });
-      } catch (error) {
-        if (isPgError(error, 'lockNotAvailable')) throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
-        throw error;
-      }
-      await this.records.delete(who, container, recordId);
-    });
+    await this.write(who, activity, (container) => this.records.delete(who, container, recordId, { failOnConcurrentWrite: true }));
   }
 
   // Reads: the activity and its attributes in one statement, the record(s) and their values in one more each.
   async get(workspaceId: string, activity: string, recordId: string): Promise<RecordView> {
     const { container, attributes } = await this.catalog.containerWithAttributes(workspaceId, activity);
-    return this.records.get(container, recordId, { attributes });
+    return this.records.read(container, recordId, { attributes });
   }
 
   async query(workspaceId: string, activity: string, query: ActivityRecordQuery): Promise<RecordView[]> {
     const { container, attributes } = await this.catalog.containerWithAttributes(workspaceId, activity);
-    return this.queries.query(container, query, undefined, attributes);
+    return this.records.query(container, query, { attributes });
   }
 
   private write<T>(who: WriteActor, activity: string, work: (container: Container) => Promise<T>): Promise<T> {
     return this.transactions.run(async () => work(await this.catalog.container(who.workspaceId, activity)));
   }
 }
-

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AttributeRepository } from '@workbase/records';
-import { newId } from '@workbase/shared/kernel';
+import { AttributeDirectory, type NewAttribute, type SelectOption } from '@workbase/attributes';
+import { newId, NotFoundError } from '@workbase/shared/kernel';
 import { type ActivitySchema, SCHEMA_ATTRIBUTES } from '../domain/activity-schemas';
-import { ActivityRepository } from '../infrastructure/activity.repository';
-
-type NewAttribute = Parameters<AttributeRepository['insert']>[0][number];
+import { RecordEngine } from '@workbase/records';
 
 /**
  * Gives a new activity the inherited attributes of its schema. They are stored as ordinary
@@ -14,20 +12,20 @@ type NewAttribute = Parameters<AttributeRepository['insert']>[0][number];
 @Injectable()
 export class SchemaAttributes {
   constructor(
-    private readonly attributes: AttributeRepository,
-    private readonly activities: ActivityRepository,
+    private readonly attributes: AttributeDirectory,
+    private readonly records: RecordEngine,
   ) {}
 
   /** Must run inside the transaction that creates the activity. */
   async addTo(workspaceId: string, activityId: string, schema: ActivitySchema): Promise<void> {
     const rows: NewAttribute[] = [];
-    const options: Array<{ workspaceId: string; id: string; attributeId: string; title: string; position: number }> = [];
+    const options: Array<Omit<SelectOption, 'createdAt'>> = [];
     const objectIds = new Map<string, string | null>();
     for (const [position, attribute] of SCHEMA_ATTRIBUTES[schema].entries()) {
       const id = newId();
       let allowed: string[] | null = null;
       if (attribute.referencesObject) {
-        if (!objectIds.has(attribute.referencesObject)) objectIds.set(attribute.referencesObject, await this.activities.objectIdBySlug(workspaceId, attribute.referencesObject));
+        if (!objectIds.has(attribute.referencesObject)) objectIds.set(attribute.referencesObject, await this.objectId(workspaceId, attribute.referencesObject));
         const objectId = objectIds.get(attribute.referencesObject);
         allowed = objectId ? [objectId] : null;
       }
@@ -52,9 +50,18 @@ export class SchemaAttributes {
         relationshipAttributeId: null,
         position,
       });
-      (attribute.options ?? []).forEach((title, i) => options.push({ workspaceId, id: newId(), attributeId: id, title, position: i }));
+      (attribute.options ?? []).forEach((title, i) => options.push({ workspaceId, id: newId(), attributeId: id, title, isArchived: false, position: i }));
     }
-    await this.attributes.insert(rows);
-    await this.activities.insertSchemaOptions(options);
+    await this.attributes.seed(rows, { options });
+  }
+
+  /** The id of a standard object the schema references, or null where the workspace has none. */
+  private async objectId(workspaceId: string, slug: string): Promise<string | null> {
+    try {
+      return (await this.records.object(workspaceId, slug)).id;
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
   }
 }

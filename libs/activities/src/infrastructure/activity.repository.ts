@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Attribute, attributesFromJson, containerAttributesJson } from '@workbase/records';
+import { type Attribute, AttributeDirectory } from '@workbase/attributes';
 import { ConflictError, isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner, violatedUniqueConstraint } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';
@@ -32,7 +32,10 @@ const LOCK_CLAUSES: Record<ActivityLock, string> = { none: '', 'key-share': ' FO
 /** The `activities` table, workspace first in every statement. */
 @Injectable()
 export class ActivityRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly attributes: AttributeDirectory,
+  ) {}
 
 
   async listInWorkspace(workspaceId: string, options: { includeArchived: boolean }): Promise<Activity[]> {
@@ -61,12 +64,12 @@ export class ActivityRepository {
    */
   async findWithAttributes(workspaceId: string, slugOrId: string, lock: ActivityLock = 'none'): Promise<{ activity: Activity; attributes: Attribute[] } | null> {
     if (!isUuid(slugOrId) && !isValidActivitySlug(slugOrId)) return null;
-    const rows = await this.transactions.query<ActivityRow & { attributes: unknown }>(
-      `SELECT ${COLUMNS}, ${containerAttributesJson('activities.workspace_id', 'activities.id')} AS attributes
+    const row = await this.attributes.findContainer<ActivityRow>(
+      (attributes) => `SELECT ${COLUMNS}, ${attributes('activities.workspace_id', 'activities.id')} AS attributes
          FROM activities WHERE workspace_id = $1 AND ${isUuid(slugOrId) ? 'id = $2::uuid' : 'api_slug = $2'}${LOCK_CLAUSES[lock]}`,
       [workspaceId, slugOrId],
     );
-    return rows[0] ? { activity: toActivity(rows[0]), attributes: attributesFromJson(rows[0].attributes) } : null;
+    return row ? { activity: toActivity(row), attributes: row.attributes } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {
@@ -100,32 +103,11 @@ export class ActivityRepository {
     await slugConflictOnDuplicate(changes.apiSlug ?? '', () => this.transactions.query(`UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params));
   }
 
-  /**
-   * Deletes the activity with everything stored under it in the record engine's tables: its
-   * records (their values and unique claims cascade) and its attributes (their options cascade).
-   */
-  async deleteWithContents(workspaceId: string, id: string): Promise<void> {
-    await this.transactions.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
-    await this.transactions.query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, id]);
+  /** Deletes the activity row; its records and attributes are removed first by their owners. */
+  async delete(workspaceId: string, id: string): Promise<void> {
     await this.transactions.query(`DELETE FROM activities WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
   }
 
-  /** Select options of an inherited select attribute (the engine refuses option changes on it). */
-  async insertSchemaOptions(rows: ReadonlyArray<{ workspaceId: string; id: string; attributeId: string; title: string; position: number }>): Promise<void> {
-    if (rows.length === 0) return;
-    const params: unknown[] = [];
-    const tuples = rows.map((row) => {
-      params.push(row.workspaceId, row.id, row.attributeId, row.title, row.position);
-      const o = params.length - 5;
-      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, false, $${o + 5})`;
-    });
-    await this.transactions.query(`INSERT INTO select_options (workspace_id, id, attribute_id, title, is_archived, position) VALUES ${tuples.join(', ')}`, params);
-  }
-
-  async objectIdBySlug(workspaceId: string, slug: string): Promise<string | null> {
-    const rows = await this.transactions.query<{ id: string }>(`SELECT id FROM objects WHERE workspace_id = $1 AND api_slug = $2`, [workspaceId, slug]);
-    return rows[0]?.id ?? null;
-  }
 }
 
 async function slugConflictOnDuplicate<T>(slug: string, write: () => Promise<T>): Promise<T> {

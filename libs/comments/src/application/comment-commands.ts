@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
-import { ContainerResolver, RecordStore } from '@workbase/records';
+import { MemberDirectory } from '@workbase/access';
+import { RecordEngine } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { checkCommentContent, type Comment, type ThreadSubject } from '../domain/comment';
@@ -37,9 +37,8 @@ export class CommentCommands {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly comments: CommentRepository,
-    private readonly containers: ContainerResolver,
-    private readonly records: RecordStore,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly records: RecordEngine,
+    private readonly members: MemberDirectory,
     private readonly outbox: EventOutbox,
   ) {}
 
@@ -93,19 +92,19 @@ export class CommentCommands {
 
   private async subjectOf(workspaceId: string, target: Exclude<CommentTarget, { threadId: string }>): Promise<ThreadSubject> {
     if ('record' in target) {
-      const object = await this.containers.object(workspaceId, target.record.object).catch(rethrowAs('data.record.object'));
+      const object = await this.records.object(workspaceId, target.record.object).catch(rethrowAs('data.record.object'));
       if (!(await this.records.existingIds(workspaceId, object.id, [target.record.recordId])).has(target.record.recordId)) {
         throw new NotFoundError(`Record with ID "${target.record.recordId}" not found in object "${target.record.object}" (data.record.record_id).`, { field: 'data.record.record_id' });
       }
       return { objectId: object.id, recordId: target.record.recordId, entry: null };
     }
-    const list = await this.containers.list(workspaceId, target.entry.list).catch(rethrowAs('data.entry.list'));
-    const entry = await this.records.findRecord(workspaceId, list.id, target.entry.entryId);
-    const parent = entry?.parentRecordId ? await this.records.findRecordById(workspaceId, entry.parentRecordId) : null;
+    const list = await this.records.list(workspaceId, target.entry.list).catch(rethrowAs('data.entry.list'));
+    const entry = await this.records.entry(list, target.entry.entryId);
+    const parent = entry?.parentRecordId ? await this.records.recordById(workspaceId, entry.parentRecordId) : null;
     if (!entry || !parent) {
       throw new NotFoundError(`Entry with ID "${target.entry.entryId}" not found in list "${target.entry.list}" (data.entry.entry_id).`, { field: 'data.entry.entry_id' });
     }
-    return { objectId: parent.containerId, recordId: parent.id, entry: { listId: list.id, entryId: entry.id } };
+    return { objectId: parent.objectId, recordId: parent.recordId, entry: { listId: list.id, entryId: entry.id } };
   }
 }
 

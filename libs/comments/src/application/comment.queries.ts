@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContainerResolver, RecordStore } from '@workbase/records';
+import { RecordEngine } from '@workbase/records';
 import { NotFoundError } from '@workbase/shared/kernel';
 import type { Comment, Thread } from '../domain/comment';
 import { CommentRepository, type ThreadFilter } from '../infrastructure/comment.repository';
@@ -11,8 +11,7 @@ export type ThreadListSubject = { readonly object: string; readonly recordId: st
 export class CommentQueries {
   constructor(
     private readonly comments: CommentRepository,
-    private readonly containers: ContainerResolver,
-    private readonly records: RecordStore,
+    private readonly records: RecordEngine,
   ) {}
 
   async comment(workspaceId: string, commentId: string): Promise<Comment> {
@@ -31,14 +30,14 @@ export class CommentQueries {
   async threads(workspaceId: string, subject: ThreadListSubject, page: { limit: number; offset: number }): Promise<Thread[]> {
     let filter: ThreadFilter = null;
     if (subject && 'object' in subject) {
-      const object = await this.containers.object(workspaceId, subject.object);
+      const object = await this.records.object(workspaceId, subject.object);
       if (!(await this.records.existingIds(workspaceId, object.id, [subject.recordId])).has(subject.recordId)) {
         throw new NotFoundError(`Record with ID "${subject.recordId}" not found in object "${subject.object}".`);
       }
       filter = { recordId: subject.recordId };
     } else if (subject) {
-      const list = await this.containers.list(workspaceId, subject.list);
-      if (!(await this.records.findRecord(workspaceId, list.id, subject.entryId))) throw new NotFoundError(`Entry with ID "${subject.entryId}" not found in list "${subject.list}".`);
+      const list = await this.records.list(workspaceId, subject.list);
+      if (!(await this.records.entry(list, subject.entryId))) throw new NotFoundError(`Entry with ID "${subject.entryId}" not found in list "${subject.list}".`);
       filter = { entryId: subject.entryId };
     }
     return this.comments.listThreads(workspaceId, filter, page);

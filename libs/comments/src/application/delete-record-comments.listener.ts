@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Container, RecordDeletionListener } from '@workbase/records';
+import type { Container } from '@workbase/attributes';
+import type { RecordDeletionListener } from '@workbase/records';
 import type { Actor } from '@workbase/shared/kernel';
 import { EventOutbox } from '@workbase/shared/persistence';
 import { CommentRepository } from '../infrastructure/comment.repository';

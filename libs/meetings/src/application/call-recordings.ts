@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { type Actor, type EventType, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
@@ -30,7 +30,7 @@ export class CallRecordings {
     private readonly transactions: TransactionRunner,
     private readonly recordings: CallRecordingRepository,
     private readonly meetings: MeetingRepository,
-    private readonly workspaces: WorkspaceRepository,
+    private readonly workspaces: MemberDirectory,
     private readonly outbox: EventOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -99,7 +99,7 @@ export class CallRecordings {
   async webUrl(recording: CallRecording): Promise<string> {
     let slug = this.slugs.get(recording.workspaceId);
     if (slug === undefined) {
-      slug = (await this.workspaces.findById(recording.workspaceId))?.slug ?? recording.workspaceId;
+      slug = (await this.workspaces.workspaceSlug(recording.workspaceId)) ?? recording.workspaceId;
       this.slugs.set(recording.workspaceId, slug);
     }
     return `${this.config.baseUrl}/${slug}/meetings/${recording.meetingId}/call-recordings/${recording.id}`;

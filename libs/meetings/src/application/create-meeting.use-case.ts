@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AttributeRepository, ContainerResolver, ObjectRepository, RecordAssert, RecordStore, type WriteActor } from '@workbase/records';
+import { AttributeDirectory } from '@workbase/attributes';
+import { RecordEngine, type WriteActor } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { type ExternalRef, type Meeting, normaliseEmail, type ParticipantStatus } from '../domain/meeting';
@@ -39,11 +40,8 @@ export class CreateMeetingUseCase {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly meetings: MeetingRepository,
-    private readonly containers: ContainerResolver,
-    private readonly objects: ObjectRepository,
-    private readonly attributes: AttributeRepository,
-    private readonly records: RecordStore,
-    private readonly asserts: RecordAssert,
+    private readonly attributes: AttributeDirectory,
+    private readonly records: RecordEngine,
   ) {}
 
   async execute(cmd: CreateMeetingCommand): Promise<Meeting> {
@@ -94,7 +92,7 @@ export class CreateMeetingUseCase {
     for (const [i, ref] of refs.entries()) {
       let objectId: string;
       try {
-        objectId = (await this.containers.object(workspaceId, ref.object)).id;
+        objectId = (await this.records.object(workspaceId, ref.object)).id;
       } catch (error) {
         if (error instanceof NotFoundError) throw valueError(`data.linked_records[${i}].object`, `Object with slug/ID "${ref.object}" not found.`);
         throw error;
@@ -126,13 +124,13 @@ export class CreateMeetingUseCase {
     const found = await this.peopleByEmail(who.workspaceId, withEmail.map((p) => p.email));
     const missing = withEmail.filter((p) => !found.has(p.email)).sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
     if (missing.length === 0) return found;
-    const people = await this.containers.object(who.workspaceId, 'people');
+    const people = await this.records.object(who.workspaceId, 'people');
     const companyIds = new Map<string, string>();
     const domains = [...new Set(missing.map((p) => companyDomain(p.email)).filter((d): d is string => d !== null))].sort();
     if (domains.length > 0) {
-      const companies = await this.containers.object(who.workspaceId, 'companies');
+      const companies = await this.records.object(who.workspaceId, 'companies');
       for (const domain of domains) {
-        companyIds.set(domain, (await this.asserts.execute(who, companies, 'domains', { domains: [domain] })).recordId);
+        companyIds.set(domain, (await this.records.assert(who, companies, 'domains', { domains: [domain] })).recordId);
       }
     }
     for (const p of missing) {
@@ -141,7 +139,7 @@ export class CreateMeetingUseCase {
       const values: Record<string, unknown> = { email_addresses: [p.emailAddress] };
       if (name) values.name = name;
       if (domain) values.company = [{ target_object: 'companies', target_record_id: companyIds.get(domain) }];
-      const { recordId } = await this.asserts.execute(who, people, 'email_addresses', values);
+      const { recordId } = await this.records.assert(who, people, 'email_addresses', values);
       found.set(p.email, { objectId: people.id, recordId });
     }
     return found;
@@ -151,11 +149,14 @@ export class CreateMeetingUseCase {
   private async peopleByEmail(workspaceId: string, emails: string[]): Promise<Map<string, { objectId: string; recordId: string }>> {
     const found = new Map<string, { objectId: string; recordId: string }>();
     if (emails.length === 0) return found;
-    const people = await this.objects.findBySlugOrId(workspaceId, 'people');
+    const people = await this.records.object(workspaceId, 'people').catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
     if (!people) return found;
-    const attribute = await this.attributes.findBySlugOrId(workspaceId, people.id, 'email_addresses');
-    if (!attribute || !attribute.isUnique) return found;
-    for (const { key, recordId } of await this.records.findByUniqueKeys(workspaceId, attribute.id, emails)) {
+    const attribute = await this.attributes.find(workspaceId, people.id, 'email_addresses');
+    if (!attribute) return found;
+    for (const { key, recordId } of await this.records.findByUniqueValues(people, attribute, emails)) {
       found.set(key, { objectId: people.id, recordId });
     }
     return found;

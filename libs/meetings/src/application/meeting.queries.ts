@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContainerResolver } from '@workbase/records';
+import { RecordEngine } from '@workbase/records';
 import { NotFoundError } from '@workbase/shared/kernel';
 import type { Meeting } from '../domain/meeting';
 import { MeetingRepository, type MeetingListQuery, type MeetingListRow } from '../infrastructure/meeting.repository';
@@ -11,7 +11,7 @@ export type MeetingListFilter = Omit<MeetingListQuery, 'linked'> & { readonly li
 export class MeetingQueries {
   constructor(
     private readonly meetings: MeetingRepository,
-    private readonly containers: ContainerResolver,
+    private readonly records: RecordEngine,
   ) {}
 
   async get(workspaceId: string, meetingId: string): Promise<Meeting> {
@@ -22,7 +22,7 @@ export class MeetingQueries {
 
   async list(workspaceId: string, filter: MeetingListFilter): Promise<{ rows: MeetingListRow[]; hasMore: boolean }> {
     const linked = filter.linked
-      ? { objectId: (await this.containers.object(workspaceId, filter.linked.object)).id, recordId: filter.linked.recordId }
+      ? { objectId: (await this.records.object(workspaceId, filter.linked.object)).id, recordId: filter.linked.recordId }
       : null;
     return this.meetings.list(workspaceId, { ...filter, linked });
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MeetingDirectory } from '@workbase/meetings';
-import { ContainerResolver, RecordStore } from '@workbase/records';
+import { RecordEngine } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { NOTE_TITLE_MAX_LENGTH, type Note } from '../domain/note';
@@ -28,8 +28,7 @@ export class CreateNoteUseCase {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly notes: NoteRepository,
-    private readonly containers: ContainerResolver,
-    private readonly records: RecordStore,
+    private readonly records: RecordEngine,
     private readonly meetings: MeetingDirectory,
     private readonly outbox: EventOutbox,
   ) {}
@@ -40,7 +39,7 @@ export class CreateNoteUseCase {
     const createdAt = cmd.createdAt === undefined ? new Date() : parseCreatedAt(cmd.createdAt);
     const id = newId();
     await this.transactions.run(async () => {
-      const parent = await this.containers.object(cmd.workspaceId, cmd.parentObject);
+      const parent = await this.records.object(cmd.workspaceId, cmd.parentObject);
       if (!(await this.records.existingIds(cmd.workspaceId, parent.id, [cmd.parentRecordId])).has(cmd.parentRecordId)) {
         throw new NotFoundError(`Record with ID "${cmd.parentRecordId}" not found in object "${cmd.parentObject}" (data.parent_record_id).`, { field: 'data.parent_record_id' });
       }

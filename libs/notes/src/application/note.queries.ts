@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContainerResolver } from '@workbase/records';
+import { RecordEngine } from '@workbase/records';
 import { NotFoundError } from '@workbase/shared/kernel';
 import type { Note } from '../domain/note';
 import { NoteRepository } from '../infrastructure/note.repository';
@@ -8,7 +8,7 @@ import { NoteRepository } from '../infrastructure/note.repository';
 export class NoteQueries {
   constructor(
     private readonly notes: NoteRepository,
-    private readonly containers: ContainerResolver,
+    private readonly records: RecordEngine,
   ) {}
 
   async get(workspaceId: string, noteId: string): Promise<Note> {
@@ -19,7 +19,7 @@ export class NoteQueries {
 
   /** A page in (created_at, id) order, optionally of one object's or one record's notes. */
   async list(workspaceId: string, filter: { parentObject?: string; parentRecordId?: string; limit: number; offset: number }): Promise<Note[]> {
-    const parentObjectId = filter.parentObject ? (await this.containers.object(workspaceId, filter.parentObject)).id : undefined;
+    const parentObjectId = filter.parentObject ? (await this.records.object(workspaceId, filter.parentObject)).id : undefined;
     return this.notes.list(workspaceId, { parentObjectId, parentRecordId: filter.parentRecordId, limit: filter.limit, offset: filter.offset });
   }
 }

@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { hashPassword, needsRehash, normaliseEmail, verifyPassword, WorkspaceMemberRepository } from '@workbase/access';
+import { hashPassword, MemberDirectory, needsRehash, normaliseEmail, verifyPassword } from '@workbase/access';
 import { Clock } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { generateSecret, looksLikeSecret, SESSION_PREFIX, sha256 } from '../domain/secrets';
-import { MemberCredentialsReader } from '../infrastructure/member-credentials.reader';
 import { type SignInFailureKey, SignInFailureStore } from '../infrastructure/sign-in-failure.store';
 import { type SessionMembership, SignInSessionRepository } from '../infrastructure/sign-in-session.repository';
 
@@ -31,10 +30,9 @@ export class SignInService {
 
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly credentials: MemberCredentialsReader,
     private readonly sessions: SignInSessionRepository,
     private readonly failures: SignInFailureStore,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly members: MemberDirectory,
     private readonly clock: Clock,
   ) {}
 
@@ -55,7 +53,7 @@ export class SignInService {
       return { kind: 'refused' };
     }
     if ((counts.get(emailKey) ?? 0) >= MAX_FAILURES_PER_EMAIL) return { kind: 'locked' };
-    const candidates = await this.credentials.findActiveByEmail(normalised);
+    const candidates = await this.members.activeCredentialsByEmail(normalised);
     const proven: Array<{ workspaceId: string; memberId: string; passwordHash: string }> = [];
     for (const candidate of candidates) {
       if (candidate.passwordHash && (await verifyPassword(password, candidate.passwordHash))) proven.push({ ...candidate, passwordHash: candidate.passwordHash });

@@ -3,8 +3,7 @@ import { NotFoundError } from '@workbase/shared/kernel';
 import { CacheInvalidations, ChangeAwareCache, TransactionRunner } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import type { Attribute } from '../domain/attribute';
-import type { Container } from './container';
+import type { Attribute, Container } from '@workbase/attributes';
 
 type ObjectSchema = { readonly container: Container; readonly attributes: readonly Attribute[] };
 type ListSchema = ObjectSchema & { readonly parentObjectSlug: string };

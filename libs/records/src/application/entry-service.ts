@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Attribute } from '../domain/attribute';
+import type { Attribute, Container } from '@workbase/attributes';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { RecordStore } from '../infrastructure/record.store';
-import type { Container } from './container';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
 import { recordNotFound } from './record-service';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
-import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { EventOutbox, TransactionRunner, conflictOnUniqueViolation } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ListWithAccess } from '../infrastructure/list.repository';
-import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
-import { assertSlug } from './object-catalog';
+import { assertSlug } from '@workbase/attributes';
 
 export type WorkspaceAccess = 'full-access' | 'read-and-write' | 'read-only';
 export interface MemberAccess {

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, DomainError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
-import { isValidSlug } from '../domain/attribute';
-import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { ConflictError, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
+import { TransactionRunner, conflictOnUniqueViolation } from '@workbase/shared/persistence';
+import { assertSlug, AttributeDirectory } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ObjectDefinition } from '../domain/object-definition';
-import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
 import { RECORD_SYSTEM_ATTRIBUTES } from './standard-objects';
 
 export interface ObjectChanges {
@@ -19,7 +17,7 @@ export class ObjectCatalog {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly objects: ObjectRepository,
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
   ) {}
 
   list(workspaceId: string): Promise<ObjectDefinition[]> {
@@ -42,7 +40,7 @@ export class ObjectCatalog {
       await conflictOnUniqueViolation('objects_slug_unique', () => objectSlugConflict(input.apiSlug), () =>
         this.objects.insert([{ workspaceId, id, apiSlug: input.apiSlug, singularNoun: input.singularNoun, pluralNoun: input.pluralNoun, isStandard: false }]),
       );
-      await this.attributes.insert(
+      await this.attributes.seed(
         RECORD_SYSTEM_ATTRIBUTES.map((attribute, position) => ({
           id: newId(),
           workspaceId,
@@ -82,12 +80,6 @@ export class ObjectCatalog {
       await conflictOnUniqueViolation('objects_slug_unique', () => objectSlugConflict(changes.apiSlug ?? object.apiSlug), () => this.objects.update(workspaceId, object.id, changes));
       return (await this.objects.findBySlugOrId(workspaceId, object.id))!;
     });
-  }
-}
-
-export function assertSlug(slug: string, field: string): void {
-  if (!isValidSlug(slug)) {
-    throw new ValidationError(`${field} "${slug}" must start with a lowercase letter and contain only lowercase letters, digits and underscores (at most 63).`);
   }
 }
 

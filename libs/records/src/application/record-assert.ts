@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS } from '../domain/codecs';
-import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { CODECS, AttributeDirectory, type Container } from '@workbase/attributes';
 import { RecordStore } from '../infrastructure/record.store';
-import type { Container } from './container';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 import { WriteLookupsFactory } from './write-lookups';
 
@@ -17,14 +15,14 @@ import { WriteLookupsFactory } from './write-lookups';
 export class RecordAssert {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly store: RecordStore,
     private readonly writer: RecordWriter,
     private readonly lookups: WriteLookupsFactory,
   ) {}
 
   async execute(who: WriteActor, container: Container, matchingAttribute: string, values: ValuesInput, options: { failOnConcurrentWrite?: boolean } = {}): Promise<{ recordId: string; created: boolean }> {
-    const attribute = await this.attributes.findBySlugOrId(who.workspaceId, container.id, matchingAttribute);
+    const attribute = await this.attributes.find(who.workspaceId, container.id, matchingAttribute);
     if (!attribute) throw new DomainError('value_not_found', `matching_attribute "${matchingAttribute}" is not an attribute of ${container.kind} "${container.slug}".`);
     if (!attribute.isUnique) throw new ValidationError(`matching_attribute "${attribute.slug}" must be a unique attribute.`);
     const given = values[attribute.slug] ?? values[attribute.id];

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, isPlainObject, NO_WRITE_LOOKUPS } from '../domain/codecs';
-import { invalidValue, valueNotFound } from '../domain/value-error';
-import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '@workbase/attributes';
 import type { ObjectDefinition } from '../domain/object-definition';
 import { RecordStore } from '../infrastructure/record.store';
-import { COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '../infrastructure/value-columns';
 
 /** Records linked per value with `if_multiple_matches: "match_all"`. */
 export const MATCH_ALL_LIMIT = 50;
@@ -14,14 +11,14 @@ export const MATCH_ALL_LIMIT = 50;
 @Injectable()
 export class RecordMatcher {
   constructor(
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly store: RecordStore,
     private readonly transactions: TransactionRunner,
   ) {}
 
   /** `{target_object, <unique attribute>: value(s)}`: every value must match, and all the same record. */
   async matchUniqueValue(workspaceId: string, slug: string, target: ObjectDefinition, attributeKey: string, raw: unknown): Promise<string[]> {
-    const attribute = await this.attributes.findBySlugOrId(workspaceId, target.id, attributeKey);
+    const attribute = await this.attributes.find(workspaceId, target.id, attributeKey);
     if (!attribute) throw invalidValue(slug, `object "${target.apiSlug}" has no attribute "${attributeKey}" to match on`);
     if (!attribute.isUnique) {
       throw invalidValue(slug, `attribute "${attribute.slug}" of "${target.apiSlug}" is not unique; match with target_record_reference instead`);
@@ -54,7 +51,7 @@ export class RecordMatcher {
     if (value === undefined || Array.isArray(value) || (isPlainObject(value) && Object.keys(value).length === 0)) {
       throw invalidValue(slug, 'target_record_reference.value must be one value');
     }
-    const attribute = await this.attributes.findBySlugOrId(workspaceId, target.id, attributeKey);
+    const attribute = await this.attributes.find(workspaceId, target.id, attributeKey);
     if (!attribute) throw invalidValue(slug, `object "${target.apiSlug}" has no attribute "${attributeKey}" to match on`);
     if (attribute.type === 'record-reference' || attribute.type === 'actor-reference' || attribute.type === 'select' || attribute.type === 'status') {
       throw invalidValue(slug, `cannot match on ${attribute.type} attribute "${attribute.slug}"`);

@@ -1,13 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import type { Actor } from '@workbase/shared/kernel';
-import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
-import { CODECS, type ReadContext, type OptionView, type StatusView } from '../domain/codecs';
-import { AttributeRepository } from '../infrastructure/attribute.repository';
+import { type Attribute, AttributeDirectory, isRecordSystemAttribute, CODECS, type ReadContext, type OptionView, type StatusView, CONTAINER_EVENTS, type Container } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { OptionRepository } from '../infrastructure/option.repository';
 import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.store';
-import { CONTAINER_EVENTS, type Container } from './container';
 
 export type ValueEnvelope = Record<string, unknown>;
 
@@ -29,9 +25,8 @@ export interface RecordView {
 @Injectable()
 export class RecordReader {
   constructor(
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly store: RecordStore,
-    private readonly options: OptionRepository,
     private readonly objects: ObjectRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -57,7 +52,7 @@ export class RecordReader {
   }
 
   private async liveAttributes(container: Container, attributes: readonly Attribute[] | undefined): Promise<readonly Attribute[]> {
-    return attributes ? attributes.filter((a) => !a.isArchived) : this.attributes.listByContainer(container.workspaceId, container.id);
+    return attributes ? attributes.filter((a) => !a.isArchived) : this.attributes.ofContainer(container.workspaceId, container.id);
   }
 
   /**
@@ -128,8 +123,8 @@ export class RecordReader {
     const statusIds = attributes.filter((a) => a.type === 'status').map((a) => a.id);
     const needsObjects = attributes.some((a) => a.type === 'record-reference');
     const [options, statuses, objects] = await Promise.all([
-      this.options.listOptions(workspaceId, selectIds),
-      this.options.listStatuses(workspaceId, statusIds),
+      this.attributes.optionsOf(workspaceId, selectIds),
+      this.attributes.statusesOf(workspaceId, statusIds),
       needsObjects ? this.objects.listInWorkspace(workspaceId) : Promise.resolve([]),
     ]);
     const optionById = new Map<string, OptionView>(options.map((o) => [o.id, { id: o.id, title: o.title, isArchived: o.isArchived }]));

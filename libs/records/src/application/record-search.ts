@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
-import type { Attribute } from '../domain/attribute';
+import type { Attribute, Container } from '@workbase/attributes';
 import { RecordSearchStore, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.store';
 import { RecordStore } from '../infrastructure/record.store';
-import type { Container } from './container';
 import { ContainerResolver } from './container-resolver';
 
 /** Who the search runs as. Workbase has no per-member record permissions, so both see the same records. */
@@ -41,7 +40,7 @@ export class RecordSearch {
     private readonly containers: ContainerResolver,
     private readonly store: RecordSearchStore,
     private readonly records: RecordStore,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly members: MemberDirectory,
   ) {}
 
   async search(workspaceId: string, request: { query: string; objects: readonly string[]; limit: number; requestAs: SearchRequester }): Promise<SearchResult[]> {

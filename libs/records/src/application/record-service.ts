@@ -1,11 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { WorkspaceRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
-import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
+import { type Attribute, isRecordSystemAttribute, AttributeCatalog, type Container, containerEvent } from '@workbase/attributes';
 import { RecordStore } from '../infrastructure/record.store';
-import { AttributeCatalog } from './attribute-catalog';
-import { type Container, containerEvent } from './container';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
@@ -19,7 +17,7 @@ export class RecordService {
     private readonly reader: RecordReader,
     private readonly store: RecordStore,
     private readonly attributes: AttributeCatalog,
-    private readonly workspaces: WorkspaceRepository,
+    private readonly workspaces: MemberDirectory,
     private readonly outbox: EventOutbox,
     @Optional() @Inject(RECORD_DELETION_LISTENERS) private readonly deletionListeners: RecordDeletionListener[] = [],
   ) {}
@@ -92,7 +90,7 @@ export class RecordService {
     if (container.kind !== 'object') return undefined;
     let slug = this.slugs.get(container.workspaceId);
     if (slug === undefined) {
-      slug = (await this.workspaces.findById(container.workspaceId))?.slug;
+      slug = (await this.workspaces.workspaceSlug(container.workspaceId)) ?? undefined;
       if (slug !== undefined) this.slugs.set(container.workspaceId, slug);
     }
     return slug;

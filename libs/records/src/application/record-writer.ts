@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
-import { type Attribute, isRecordSystemAttribute } from '../domain/attribute';
-import type { ReadContext, WriteLookups } from '../domain/codecs';
-import { parseAttributeValues } from '../domain/parse-values';
-import type { StoredValue } from '../domain/stored-value';
-import { valueKey } from '../domain/value-key';
+import { type Attribute, isRecordSystemAttribute, type ReadContext, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, CONTAINER_EVENTS, type Container, containerEvent } from '@workbase/attributes';
 import { planValues, type WriteMode } from '../domain/value-plan';
-import { AttributeRepository } from '../infrastructure/attribute.repository';
 import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.store';
-import { CONTAINER_EVENTS, type Container, containerEvent } from './container';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface WriteActor {
@@ -45,7 +39,7 @@ interface ParsedAttribute {
 export class RecordWriter {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly store: RecordStore,
     private readonly lookups: WriteLookupsFactory,
     private readonly outbox: EventOutbox,
@@ -67,7 +61,7 @@ export class RecordWriter {
     options: { parentRecordId?: string | null; attributes?: readonly Attribute[] } = {},
   ): Promise<CreatedRecord> {
     return this.transactions.run(async () => {
-      const attributes = options.attributes ?? (await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true }));
+      const attributes = options.attributes ?? (await this.attributes.ofContainer(who.workspaceId, container.id, { includeArchived: true }));
       const { lookups, seen } = this.lookups.recording(who.workspaceId);
       const parsed = await this.parse(who, container, attributes, values, lookups);
       await this.applyDefaults(who, attributes, parsed, lookups);
@@ -111,7 +105,7 @@ export class RecordWriter {
     return this.transactions.run(async () => {
       const record = await this.lockForWrite(who.workspaceId, container, recordId, options.failOnConcurrentWrite ?? false);
       if (!record) return null;
-      const attributes = await this.attributes.listByContainer(who.workspaceId, container.id, { includeArchived: true });
+      const attributes = await this.attributes.ofContainer(who.workspaceId, container.id, { includeArchived: true });
       const parsed = await this.parse(who, container, attributes, values);
       const changed = await this.apply(who, recordId, parsed, mode, options.appendTo);
       this.assertRequired(attributes, parsed, changed);
@@ -153,7 +147,8 @@ export class RecordWriter {
     return parseAttributeValues(attribute, raw, lookups);
   }
 
-  private async lockForWrite(workspaceId: string, container: Container, recordId: string, failFast: boolean) {
+  /** Locks a record for a write (null: no such record); `failFast` answers a record another write holds with 409 instead of waiting. */
+  async lockForWrite(workspaceId: string, container: Container, recordId: string, failFast: boolean) {
     try {
       return await this.store.lockRecord(workspaceId, container.id, recordId, { noWait: failFast });
     } catch (error) {

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkspaceInitializer } from '@workbase/access';
 import { newId } from '@workbase/shared/kernel';
-import { AttributeRepository, type NewAttribute } from '../infrastructure/attribute.repository';
+import { AttributeDirectory, type NewAttribute, type SelectOption, type Status } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { OptionRepository } from '../infrastructure/option.repository';
 import { RECORD_SYSTEM_ATTRIBUTES, STANDARD_OBJECTS } from './standard-objects';
 
 /** Gives every new workspace the standard objects, inside the workspace's creating transaction. */
@@ -11,8 +10,7 @@ import { RECORD_SYSTEM_ATTRIBUTES, STANDARD_OBJECTS } from './standard-objects';
 export class StandardObjectsInitializer implements WorkspaceInitializer {
   constructor(
     private readonly objects: ObjectRepository,
-    private readonly attributes: AttributeRepository,
-    private readonly options: OptionRepository,
+    private readonly attributes: AttributeDirectory,
   ) {}
 
   async initializeWorkspace(workspaceId: string): Promise<void> {
@@ -34,8 +32,8 @@ export class StandardObjectsInitializer implements WorkspaceInitializer {
       return attributeIds.get(key)!;
     };
     const rows: NewAttribute[] = [];
-    const optionRows: Parameters<OptionRepository['insertOptions']>[0] = [];
-    const statusRows: Parameters<OptionRepository['insertStatuses']>[0] = [];
+    const optionRows: Array<Omit<SelectOption, 'createdAt'>> = [];
+    const statusRows: Array<Omit<Status, 'createdAt'>> = [];
     for (const object of STANDARD_OBJECTS) {
       const containerId = objectIds.get(object.slug)!;
       [...RECORD_SYSTEM_ATTRIBUTES, ...object.attributes].forEach((attribute, position) => {
@@ -70,8 +68,6 @@ export class StandardObjectsInitializer implements WorkspaceInitializer {
         );
       });
     }
-    await this.attributes.insert(rows);
-    await this.options.insertOptions(optionRows);
-    await this.options.insertStatuses(statusRows);
+    await this.attributes.seed(rows, { options: optionRows, statuses: statusRows });
   }
 }

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
+import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
-import type { AttributeDescriptor, OptionView, ReadContext, ResolvedReference, StatusView, WriteLookups } from '../domain/codecs';
-import { isPlainObject } from '../domain/codecs';
-import { invalidValue, valueNotFound } from '../domain/value-error';
+import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { OptionRepository } from '../infrastructure/option.repository';
 import { RecordStore } from '../infrastructure/record.store';
 import { RecordMatcher } from './record-matcher';
 
@@ -15,8 +12,8 @@ const ENVELOPE_KEYS = new Set(['active_from', 'active_until', 'created_by_actor'
 @Injectable()
 export class WriteLookupsFactory {
   constructor(
-    private readonly options: OptionRepository,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly options: AttributeDirectory,
+    private readonly members: MemberDirectory,
     private readonly objects: ObjectRepository,
     private readonly store: RecordStore,
     private readonly matcher: RecordMatcher,

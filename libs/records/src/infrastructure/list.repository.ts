@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Attribute } from '../domain/attribute';
-import { attributesFromJson, containerAttributesJson } from './attribute.repository';
+import { type Attribute, AttributeDirectory } from '@workbase/attributes';
 import { ListOrmEntity } from './orm-entities';
 
 export interface MemberAccessRow {
@@ -26,7 +25,10 @@ export interface ListWithAccess {
 
 @Injectable()
 export class ListRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly attributes: AttributeDirectory,
+  ) {}
 
   private get repo() {
     return this.transactions.manager().getRepository(ListOrmEntity);
@@ -89,15 +91,14 @@ export class ListRepository {
    * api_slug (its id when no such object exists), in one statement.
    */
   async findWithAttributes(workspaceId: string, slugOrId: string): Promise<{ id: string; apiSlug: string; parentObjectSlug: string; attributes: Attribute[] } | null> {
-    const rows: Array<{ id: string; api_slug: string; parent_object_slug: string; attributes: unknown }> = await this.transactions.manager().query(
-      `SELECT l.id, l.api_slug,
+    const row = await this.attributes.findContainer<{ id: string; api_slug: string; parent_object_slug: string }>(
+      (attributes) => `SELECT l.id, l.api_slug,
               COALESCE((SELECT o.api_slug FROM objects o WHERE o.workspace_id = l.workspace_id AND o.id = l.parent_object_id), l.parent_object_id::text) AS parent_object_slug,
-              ${containerAttributesJson('l.workspace_id', 'l.id')} AS attributes
+              ${attributes('l.workspace_id', 'l.id')} AS attributes
          FROM lists l WHERE l.workspace_id = $1 AND ${isUuid(slugOrId) ? 'l.id = $2::uuid' : 'l.api_slug = $2'}`,
       [workspaceId, slugOrId],
     );
-    const row = rows[0];
-    return row ? { id: row.id, apiSlug: row.api_slug, parentObjectSlug: row.parent_object_slug, attributes: attributesFromJson(row.attributes) } : null;
+    return row ? { id: row.id, apiSlug: row.api_slug, parentObjectSlug: row.parent_object_slug, attributes: row.attributes } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {

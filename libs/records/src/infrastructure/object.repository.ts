@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Attribute } from '../domain/attribute';
+import { type Attribute, AttributeDirectory } from '@workbase/attributes';
 import type { ObjectDefinition } from '../domain/object-definition';
-import { attributesFromJson, containerAttributesJson } from './attribute.repository';
 import { ObjectOrmEntity } from './orm-entities';
 
 @Injectable()
 export class ObjectRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly attributes: AttributeDirectory,
+  ) {}
 
   private get repo() {
     return this.transactions.manager().getRepository(ObjectOrmEntity);
@@ -25,12 +27,12 @@ export class ObjectRepository {
 
   /** `findBySlugOrId` plus the object's attributes (archived included), in one statement. */
   async findWithAttributes(workspaceId: string, slugOrId: string): Promise<{ id: string; apiSlug: string; attributes: Attribute[] } | null> {
-    const rows: Array<{ id: string; api_slug: string; attributes: unknown }> = await this.transactions.manager().query(
-      `SELECT o.id, o.api_slug, ${containerAttributesJson('o.workspace_id', 'o.id')} AS attributes
+    const row = await this.attributes.findContainer<{ id: string; api_slug: string }>(
+      (attributes) => `SELECT o.id, o.api_slug, ${attributes('o.workspace_id', 'o.id')} AS attributes
          FROM objects o WHERE o.workspace_id = $1 AND ${isUuid(slugOrId) ? 'o.id = $2::uuid' : 'o.api_slug = $2'}`,
       [workspaceId, slugOrId],
     );
-    return rows[0] ? { id: rows[0].id, apiSlug: rows[0].api_slug, attributes: attributesFromJson(rows[0].attributes) } : null;
+    return row ? { id: row.id, apiSlug: row.api_slug, attributes: row.attributes } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { StoredValue, StoredValueRow } from '../domain/stored-value';
-import type { OptionView, ReadContext, StatusView } from '../domain/codecs';
+import type { StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/attributes';
 import { isoNanos } from './sql';
 
 export interface RecordRow {
@@ -248,6 +247,11 @@ export class RecordStore {
     await this.transactions.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
   }
 
+  /** Deletes every record of a container that is being removed; their values and unique claims cascade. */
+  async deleteAllOfContainer(workspaceId: string, containerId: string): Promise<void> {
+    await this.transactions.query(`DELETE FROM records WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, containerId]);
+  }
+
   async deleteRecord(workspaceId: string, containerId: string, recordId: string): Promise<boolean> {
     // Wrapped in a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, count].
     const rows = await this.transactions.query<{ id: string }>(
@@ -381,6 +385,36 @@ export class RecordStore {
   }
 
   /** Records of a container holding one of these keys of a unique attribute. */
+  /**
+   * Claims the current values of an attribute that becomes unique, one row per value key; nothing
+   * is claimed (`duplicates`) when two records hold the same value.
+   */
+  async claimAllUniqueValues(workspaceId: string, attributeId: string): Promise<'claimed' | 'duplicates'> {
+    const duplicates = await this.transactions.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (
+         SELECT lower(coalesce(value_text, value_number::text)) FROM record_values
+          WHERE workspace_id = $1 AND attribute_id = $2 AND active_until IS NULL
+          GROUP BY 1 HAVING count(DISTINCT record_id) > 1) d`,
+      [workspaceId, attributeId],
+    );
+    if (Number(duplicates[0].n) > 0) return 'duplicates';
+    await this.transactions.query(
+      `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
+       SELECT DISTINCT ON (k) workspace_id, attribute_id, k, record_id FROM (
+         SELECT workspace_id, attribute_id, record_id,
+                CASE WHEN value_number IS NOT NULL THEN trim_scale(value_number)::text ELSE value_text END AS k
+           FROM record_values WHERE workspace_id = $1 AND attribute_id = $2 AND active_until IS NULL) v
+       ON CONFLICT DO NOTHING`,
+      [workspaceId, attributeId],
+    );
+    return 'claimed';
+  }
+
+  /** Drops every claim of an attribute that is no longer unique. */
+  async releaseAllUniqueValues(workspaceId: string, attributeId: string): Promise<void> {
+    await this.transactions.query(`DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2`, [workspaceId, attributeId]);
+  }
+
   async findByUniqueKeys(workspaceId: string, attributeId: string, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
     if (keys.length === 0) return [];
     const rows = await this.transactions.query<{ value_key: string; record_id: string }>(

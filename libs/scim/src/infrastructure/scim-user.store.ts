@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MemberProvisioning } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Filter } from '../domain/filter';
@@ -100,10 +101,17 @@ export interface UserWrite {
   readonly emails: readonly EmailEntry[];
 }
 
-/** SCIM's reads and writes of members and invites; every method takes the workspace first. */
+/**
+ * SCIM's reads of members and invites (the `scim_users` view), its writes of invites, emails and
+ * team memberships; members themselves are changed through the access context (MemberProvisioning),
+ * which owns `workspace_members`. Every method takes the workspace first.
+ */
 @Injectable()
 export class ScimUserStore {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly members: MemberProvisioning,
+  ) {}
 
 
   /** A page of users matching the filter, in creation order, and the number of all matches. */
@@ -126,8 +134,8 @@ export class ScimUserStore {
     const rows = await this.transactions.query<UserRow>(`SELECT ${COLUMNS} FROM scim_users u WHERE u.workspace_id = $1 AND u.id = $2`, [workspaceId, id]);
     const user = rows[0] ? toRecord(rows[0]) : null;
     if (user && options.lock) {
-      const table = user.kind === 'member' ? 'workspace_members' : 'workspace_invites';
-      await this.transactions.query(`SELECT 1 FROM ${table} WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
+      if (user.kind === 'member') await this.members.lock(workspaceId, id);
+      else await this.transactions.query(`SELECT 1 FROM workspace_invites WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
       return this.findById(workspaceId, id);
     }
     return user;
@@ -147,9 +155,8 @@ export class ScimUserStore {
     await this.transactions.query(`SELECT pg_advisory_xact_lock(hashtext('scim-user:' || $1 || ':' || lower($2)))`, [workspaceId, userName]);
   }
 
-  async verifiedDomains(workspaceId: string): Promise<string[]> {
-    const rows = await this.transactions.query<{ domains: string[] }>(`SELECT verified_email_domains AS domains FROM workspaces WHERE id = $1`, [workspaceId]);
-    return (rows[0]?.domains ?? []).map((domain) => domain.toLowerCase());
+  verifiedDomains(workspaceId: string): Promise<string[]> {
+    return this.members.verifiedEmailDomains(workspaceId);
   }
 
   async insertInvite(workspaceId: string, invite: UserWrite): Promise<void> {
@@ -163,9 +170,22 @@ export class ScimUserStore {
 
   /** Writes the SCIM-owned fields of a member or invite, its state and its email rows. */
   async update(workspaceId: string, user: UserWrite): Promise<void> {
-    const table = user.kind === 'member' ? 'workspace_members' : 'workspace_invites';
+    if (user.kind === 'member') {
+      await this.members.update(workspaceId, user.id, {
+        userName: user.userName,
+        email: user.email,
+        firstName: user.givenName,
+        lastName: user.familyName,
+        externalId: user.externalId,
+        accessLevel: user.appRole,
+        state: user.state as MemberState,
+        scimProfile: user.profile,
+      });
+      await this.replaceEmails(workspaceId, user.id, user.emails);
+      return;
+    }
     await this.transactions.query(
-      `UPDATE ${table} SET user_name = $3, email = $4, first_name = $5, last_name = $6, external_id = $7, access_level = $8, state = $9,
+      `UPDATE workspace_invites SET user_name = $3, email = $4, first_name = $5, last_name = $6, external_id = $7, access_level = $8, state = $9,
               scim_profile = $10, updated_at = clock_timestamp()
         WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, user.id, user.userName, user.email, user.givenName, user.familyName, user.externalId, user.appRole, user.state, user.profile],
@@ -193,11 +213,7 @@ export class ScimUserStore {
    * no access; the row stays so that actor references on records and history still resolve.
    */
   async markMemberDeleted(workspaceId: string, memberId: string): Promise<void> {
-    await this.transactions.query(
-      `UPDATE workspace_members SET deleted_at = clock_timestamp(), state = CASE WHEN state = 'active' THEN 'suspended' ELSE state END, updated_at = clock_timestamp()
-        WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, memberId],
-    );
+    await this.members.markDeleted(workspaceId, memberId);
     await this.replaceEmails(workspaceId, memberId, []);
   }
 

@@ -12,3 +12,5 @@ export * from './pagination';
 export * from './presented-token';
 export * from './cursor';
 export * from './reject-nul.pipe';
+export * from './query-boolean';
+export * from './record-http';

@@ -10,3 +10,4 @@ export * from './cache-invalidations';
 export * from './change-aware-cache';
 export * from './sql-rows';
 export * from './pg-errors';
+export * from './unique-violation';

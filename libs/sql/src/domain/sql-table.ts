@@ -3,6 +3,7 @@
  * and activity (`activities.<slug>`) of the caller's workspace, plus a virtual
  * `information_schema.tables` / `information_schema.columns` that list only those.
  */
+import { type AttributeType, COLUMN_CAST, isAttributeType, PRIMARY_COLUMN } from '@workbase/attributes';
 import type { FixedSchema } from './fixed-relations';
 
 export const DATA_SCHEMAS = ['objects', 'lists', 'activities'] as const;
@@ -67,30 +68,29 @@ export interface CatalogAttribute {
  * `jsonb` array. See the mapping table in libs/sql/README.md.
  */
 export function columnTypeFor(attributeType: string, multi: boolean): string {
-  const single = SINGLE_TYPE[attributeType] ?? 'text';
+  const single = singleColumnType(attributeType);
   if (!multi) return single;
   return single === 'jsonb' ? 'jsonb' : `${single}[]`;
 }
 
-const SINGLE_TYPE: Readonly<Record<string, string>> = {
-  text: 'text',
-  'email-address': 'text',
-  domain: 'text',
-  'phone-number': 'text',
-  'personal-name': 'text',
-  select: 'text',
-  status: 'text',
-  number: 'numeric',
-  currency: 'numeric',
-  rating: 'numeric',
-  checkbox: 'boolean',
-  date: 'date',
-  timestamp: 'timestamptz',
-  'record-reference': 'uuid',
-  'actor-reference': 'jsonb',
-  location: 'jsonb',
-  interaction: 'jsonb',
-};
+/** Types shown as JSON rather than their stored primary column: an actor (type and id), a location's or an interaction's parts. */
+export const JSON_COLUMN_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['actor-reference', 'location', 'interaction']);
+/** Types stored as a reference to a choice and shown by the choice's title. */
+export const TITLE_COLUMN_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['select', 'status']);
+
+/** The type of a single value's column: the cast of the type's primary column (libs/attributes), or what the value is shown as. */
+function singleColumnType(attributeType: string): string {
+  const type = knownAttributeType(attributeType);
+  if (JSON_COLUMN_TYPES.has(type)) return 'jsonb';
+  if (TITLE_COLUMN_TYPES.has(type)) return 'text';
+  return COLUMN_CAST[PRIMARY_COLUMN[type]];
+}
+
+/** An attribute type the catalogue defines; any other is stored data this code cannot show, so an error rather than a guess. */
+export function knownAttributeType(attributeType: string): AttributeType {
+  if (!isAttributeType(attributeType)) throw new Error(`Attribute type "${attributeType}" is not one of libs/attributes ATTRIBUTE_TYPES; the SQL endpoint has no column for it.`);
+  return attributeType;
+}
 
 /** The record's own columns, first in every table; an attribute with one of these slugs is not repeated. */
 function recordColumns(schema: DataSchema, parentObject: string | null): SqlColumn[] {

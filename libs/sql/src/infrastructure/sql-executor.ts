@@ -169,9 +169,10 @@ export class SqlExecutor implements OnModuleDestroy {
       await finish(error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error));
       throw this.translate(error, names);
     }
-    // The answer does not wait for the ROLLBACK (one round trip less); the slot and the
-    // connection are held until it is done.
-    void finish();
+    // The answer waits for the ROLLBACK that frees the statement's slot: answering first saved a
+    // round trip, but a client sending statements one after another could then find its earlier
+    // ones still holding the workspace's slots and get a 429 it did nothing to earn.
+    await finish();
     const columns = uniqueNames(result.fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(result.fields[i].dataTypeID) ?? 'unknown' }));
     const truncated = result.rows.length > this.maxRows;
     const rows = (truncated ? result.rows.slice(0, this.maxRows) : result.rows).map((row) => {

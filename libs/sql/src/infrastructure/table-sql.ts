@@ -1,6 +1,7 @@
 import { quoteIdent } from '../domain/statement-analyzer';
 import type { ColumnFilter, FilterConstant } from '../domain/statement-analyzer';
-import type { SqlColumn, SqlTable } from '../domain/sql-table';
+import { knownAttributeType, type SqlColumn, type SqlTable } from '../domain/sql-table';
+import { PRIMARY_COLUMN } from '@workbase/attributes';
 
 /** Bound parameters of the generated SQL; `$1` is always the caller's workspace id. */
 export class SqlParams {
@@ -130,41 +131,26 @@ function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => st
 /**
  * The expression of one stored value (alias `v`), typed as the column mapping says; the join it
  * needs (select options and statuses: their title, alias `o`, bound to the workspace too); and,
- * where the value is the type's primary column (libs/records value-columns.ts), that column:
+ * where the value is the type's primary column (PRIMARY_COLUMN of libs/attributes), that column:
  * every current value of the type has it, and the partial index on it holds exactly those values.
  */
 function valueSql(attributeType: string, v: string, o: string, q: (name: string) => string): { expression: string; lookup?: string; indexed?: string } {
-  switch (attributeType) {
-    case 'number':
-    case 'currency':
-    case 'rating':
-      return { expression: `${v}.value_number`, indexed: 'value_number' };
-    case 'checkbox':
-      return { expression: `${v}.value_bool`, indexed: 'value_bool' };
-    case 'date':
-      return { expression: `${v}.value_date`, indexed: 'value_date' };
-    case 'timestamp':
-      return { expression: `${v}.value_timestamp`, indexed: 'value_timestamp' };
-    case 'record-reference':
-      return { expression: `${v}.value_ref`, indexed: 'value_ref' };
+  const type = knownAttributeType(attributeType);
+  switch (type) {
     case 'select':
-      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('select_options')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: 'value_ref' };
+      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('select_options')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: PRIMARY_COLUMN[type] };
     case 'status':
-      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('statuses')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: 'value_ref' };
+      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('statuses')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: PRIMARY_COLUMN[type] };
     case 'actor-reference':
       // NULL, not {"type": null, "id": null}, when the LEFT JOIN found no value.
       return { expression: `CASE WHEN ${v}.id IS NOT NULL THEN jsonb_build_object('type', ${v}.value_ref_type, 'id', ${v}.value_ref) END` };
     case 'location':
     case 'interaction':
       return { expression: `${v}.value_json` };
-    case 'text':
-    case 'email-address':
-    case 'domain':
-    case 'phone-number':
-    case 'personal-name':
-      return { expression: `${v}.value_text`, indexed: 'value_text' };
-    default:
-      return { expression: `${v}.value_text` };
+    default: {
+      const column = PRIMARY_COLUMN[type];
+      return { expression: `${v}.${column}`, indexed: column };
+    }
   }
 }
 

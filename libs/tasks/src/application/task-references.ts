@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceMemberRepository } from '@workbase/access';
-import { ContainerResolver, RecordStore } from '@workbase/records';
+import { MemberDirectory } from '@workbase/access';
+import { RecordEngine } from '@workbase/records';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
 import type { TaskLinkedRecord } from '../domain/task';
 
@@ -20,9 +20,8 @@ export type AssigneeRef = { readonly memberId: string } | { readonly email: stri
 @Injectable()
 export class TaskReferences {
   constructor(
-    private readonly containers: ContainerResolver,
-    private readonly records: RecordStore,
-    private readonly members: WorkspaceMemberRepository,
+    private readonly records: RecordEngine,
+    private readonly members: MemberDirectory,
   ) {}
 
   async linkedRecords(workspaceId: string, refs: readonly LinkedRecordRef[], field: string): Promise<TaskLinkedRecord[]> {
@@ -60,7 +59,7 @@ export class TaskReferences {
 
   async objectId(workspaceId: string, object: string, field: string): Promise<string> {
     try {
-      return (await this.containers.object(workspaceId, object)).id;
+      return (await this.records.object(workspaceId, object)).id;
     } catch (error) {
       if (error instanceof NotFoundError) throw notFound(field, `object with slug/ID "${object}" not found.`);
       throw error;

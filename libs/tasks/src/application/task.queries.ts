@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContainerResolver } from '@workbase/records';
+import { RecordEngine } from '@workbase/records';
 import type { Task } from '../domain/task';
 import { TaskRepository, type TaskSort } from '../infrastructure/task.repository';
 import { taskNotFound } from './task-commands';
@@ -20,7 +20,7 @@ export class TaskQueries {
   constructor(
     private readonly tasks: TaskRepository,
     private readonly references: TaskReferences,
-    private readonly containers: ContainerResolver,
+    private readonly records: RecordEngine,
   ) {}
 
   async get(workspaceId: string, taskId: string): Promise<Task> {
@@ -35,7 +35,7 @@ export class TaskQueries {
    * is a mistake worth reporting, not an empty page).
    */
   async list(workspaceId: string, request: TaskListRequest): Promise<Task[]> {
-    const linked = request.linked ? { objectId: (await this.containers.object(workspaceId, request.linked.object)).id, recordId: request.linked.recordId } : undefined;
+    const linked = request.linked ? { objectId: (await this.records.object(workspaceId, request.linked.object)).id, recordId: request.linked.recordId } : undefined;
     const assignee =
       request.assignee === undefined || request.assignee === 'none' ? request.assignee : await this.references.memberId(workspaceId, request.assignee, 'assignee');
     return this.tasks.list(workspaceId, { linked, assignee, isCompleted: request.isCompleted, sort: request.sort, limit: request.limit, offset: request.offset });

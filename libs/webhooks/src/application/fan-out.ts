@@ -2,21 +2,57 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import type { EntityManager } from 'typeorm';
 import { rateTargetKey } from '../domain/rate-target';
 import { filterMatches } from '../domain/subscription-filter';
 import { wireEvent } from '../domain/wire-event';
 import { DeliveryQueue } from '../infrastructure/delivery-queue';
-import { type DeliverableWebhook, DeliveryStore, type NewDelivery } from '../infrastructure/delivery-store';
+import { compareOutboxPositions, type DeliverableWebhook, DeliveryStore, type NewDelivery, type OutboxEvent, type OutboxPosition } from '../infrastructure/delivery-store';
 
 /** Lowest pg-boss priority given (an int column): a backlog deeper than this orders as this deep. */
 const MIN_PRIORITY = -1_000_000_000;
+
+/**
+ * Look-ahead limits: each pass reads no more than `AHEAD_SCAN_LIMIT` events it has not read
+ * before, takes the first `AHEAD_PER_WORKSPACE` of each workspace, and at most `AHEAD_LIMIT` in all;
+ * a workspace with more than `AHEAD_DOMINANT` among them is the backlog itself (the cursor is
+ * busy with it anyway) and gets none: reading its events ahead would only slow the cursor down.
+ */
+const AHEAD_SCAN_LIMIT = 20_000;
+const AHEAD_PER_WORKSPACE = 10;
+const AHEAD_LIMIT = 200;
+const AHEAD_DOMINANT = 100;
+
+export interface PassResult {
+  /** Events the cursor consumed. */
+  readonly events: number;
+  /** Events fanned out ahead of the cursor. */
+  readonly ahead: number;
+  readonly deliveries: number;
+  /** No event for the cursor, but committed ones wait behind an older running transaction. */
+  readonly waiting: boolean;
+}
+
+type LockedCursor = OutboxPosition & { readonly ahead: OutboxPosition | null };
+
+const IDLE = { events: 0, ahead: 0, deliveries: 0, waiting: false, batchPending: false };
 
 /**
  * Turns outbox events into deliveries, one per (webhook, event) whose subscriptions match, and
  * one pg-boss job per delivery, in the same transaction that moves the cursor: a crash at any
  * point either leaves all of it undone (the batch is read again) or all of it done.
  *
- * Two orderings keep one backlog from delaying everyone else:
+ * Three orderings keep one backlog from delaying everyone else:
+ * - Look-ahead: the cursor reads the outbox in commit order, a batch per pass, so a workspace
+ *   that commits 10,000 events puts seconds of fan-out ahead of every event committed after
+ *   them. While more than a batch waits, each pass first fans out the first few events of each
+ *   workspace among those it has not read yet (past the in-order batch, within the same
+ *   commit-safe horizon) and records how far it has read (a second row of the cursor table), in
+ *   one transaction committed before the batch is processed. A quiet workspace's event is queued
+ *   one pass after its commit, whatever is ahead of it. When the cursor reaches the events
+ *   read ahead, it finds the deliveries already made (up to that position only, so the common
+ *   case costs no look-up) and leaves them out: they are neither made again nor paced or counted
+ *   again. The unique (webhook, event) key stays the last word.
  * - Pacing per target: a target's jobs are due no faster than its rate limit lets them go (the
  *   generic cell rate algorithm over the target's `paced_until` clock, burst included), so a
  *   backlog for one receiver waits in the future instead of at the head of the queue.
@@ -25,6 +61,9 @@ const MIN_PRIORITY = -1_000_000_000;
  */
 @Injectable()
 export class FanOut {
+  /** Whether this process's last in-order batch was full: more than a batch may wait, so look ahead. */
+  private backlog = false;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
@@ -32,97 +71,178 @@ export class FanOut {
   ) {}
 
   /**
-   * Processes one batch; returns the number of events consumed (0 when idle or locked elsewhere),
-   * and, when none, whether committed events wait for an older transaction to end (`waiting`).
+   * One pass: a look-ahead while a backlog waits, then one batch in commit order. Returns the
+   * events the cursor consumed (0 when idle or locked elsewhere), those fanned out ahead of it,
+   * the deliveries made, and, when the cursor consumed none, whether committed events wait for
+   * an older transaction to end (`waiting`).
    */
-  async runOnce(queue: DeliveryQueue, batchSize = 500): Promise<{ events: number; deliveries: number; waiting: boolean }> {
-    return this.transactions.run(async (manager) => {
+  async runOnce(queue: DeliveryQueue, batchSize = 500): Promise<PassResult> {
+    // A look-ahead that found something commits at once, so its deliveries do not wait for the
+    // batch; one that found nothing goes on with the batch in the same transaction.
+    let pass = await this.transactions.run(async (manager) => {
       const cursor = await this.store.lockCursor();
-      if (!cursor) return { events: 0, deliveries: 0, waiting: false };
-      const events = await this.store.eventsAfter(cursor, batchSize);
-      if (events.length === 0) return { events: 0, deliveries: 0, waiting: await this.store.eventsBehindHorizon(cursor) };
-      const workspaceIds = [...new Set(events.map((event) => event.workspace_id))];
-      const webhooks = await this.store.deliverableWebhooks(workspaceIds);
-      const byWorkspace = new Map<string, DeliverableWebhook[]>();
-      for (const webhook of webhooks) byWorkspace.set(webhook.workspace_id, [...(byWorkspace.get(webhook.workspace_id) ?? []), webhook]);
-
-      const deliveries: Array<NewDelivery & { target: string }> = [];
-      for (const event of events) {
-        const wire = wireEvent(event);
-        for (const webhook of byWorkspace.get(event.workspace_id) ?? []) {
-          if (event.occurred_at < webhook.created_at) continue;
-          const matched = webhook.subscriptions.some((s) => s.event_type === event.event_type && filterMatches(s.filter, wire));
-          if (!matched) continue;
-          deliveries.push({
-            workspaceId: event.workspace_id,
-            id: randomUUID(),
-            webhookId: webhook.id,
-            eventId: event.id,
-            eventType: event.event_type,
-            occurredAt: event.occurred_at,
-            body: JSON.stringify({ webhook_id: webhook.id, events: [wire] }),
-            startAfterSeconds: 0,
-            target: webhook.target_url,
-          });
-        }
-      }
-      const priorities = await this.prioritise(deliveries);
-      await this.pace(deliveries);
-      const inserted = await this.store.insertDeliveries(deliveries.map(({ target: _, ...delivery }) => delivery));
-      await queue.enqueue(
-        manager,
-        deliveries
-          .filter((d) => inserted.has(d.id))
-          .map((d) => ({
-            data: { workspaceId: d.workspaceId, deliveryId: d.id, attempt: 1, priority: priorities.get(d.id), target: rateTargetKey(d.target).toString('hex') },
-            startAfterSeconds: d.startAfterSeconds,
-          })),
-      );
-      const last = events[events.length - 1];
-      await this.store.advanceCursor(last.tx_id, last.id);
-      return { events: events.length, deliveries: inserted.size, waiting: false };
+      if (!cursor) return IDLE;
+      const ahead = this.backlog ? await this.lookAhead(manager, queue, cursor, batchSize) : null;
+      if (ahead && ahead.events > 0) return { ...IDLE, ahead: ahead.events, deliveries: ahead.deliveries, batchPending: true };
+      return this.inOrder(manager, queue, cursor, batchSize);
     });
+    if (pass.batchPending) {
+      const made = pass;
+      const batch = await this.transactions.run(async (manager) => {
+        const cursor = await this.store.lockCursor();
+        return cursor ? this.inOrder(manager, queue, cursor, batchSize) : IDLE;
+      });
+      pass = { ...batch, ahead: made.ahead, deliveries: batch.deliveries + made.deliveries };
+    }
+    this.backlog = pass.events === batchSize;
+    const { batchPending: _, ...result } = pass;
+    return result;
   }
 
-  /** Priority of each new delivery's job: minus the workspace's pending deliveries before it. */
-  private async prioritise(deliveries: ReadonlyArray<NewDelivery>): Promise<Map<string, number>> {
-    const pending = await this.store.pendingCounts([...new Set(deliveries.map((d) => d.workspaceId))]);
-    const priorities = new Map<string, number>();
-    for (const delivery of deliveries) {
-      const depth = pending.get(delivery.workspaceId) ?? 0;
-      pending.set(delivery.workspaceId, depth + 1);
-      priorities.set(delivery.id, Math.max(MIN_PRIORITY, -depth));
-    }
-    return priorities;
+  /** The next batch in commit order: fanned out, and the cursor moved past it. */
+  private async inOrder(manager: EntityManager, queue: DeliveryQueue, cursor: LockedCursor, batchSize: number): Promise<PassResult & { batchPending: boolean }> {
+    const events = await this.store.eventsAfter(cursor, batchSize);
+    if (events.length === 0) return { ...IDLE, waiting: await this.store.eventsBehindHorizon(cursor) };
+    const readAhead = cursor.ahead && compareOutboxPositions(cursor.ahead, cursor) > 0 ? cursor.ahead : null;
+    const deliveries = await this.fanOut(manager, queue, events, readAhead);
+    const last = events[events.length - 1];
+    await this.store.advanceCursor(last.tx_id, last.id);
+    return { ...IDLE, events: events.length, deliveries };
   }
 
   /**
-   * Sets each delivery's `startAfterSeconds` on its target's clock: the k-th delivery of a target
-   * is due at `max(now, clock + k / rate - (burst - 1) / rate)`, and the clock moves on by one
-   * interval per delivery (fan-out runs under the cursor lock, so no two fan-outs race on it).
+   * Fans out, ahead of the cursor, the first `AHEAD_PER_WORKSPACE` events of each workspace among
+   * those the look-ahead has not read yet and that the in-order batch of this pass will not
+   * take, and moves the look-ahead's position past what it read.
    */
-  private async pace(deliveries: Array<NewDelivery & { target: string }>): Promise<void> {
-    if (deliveries.length === 0) return;
+  private async lookAhead(manager: EntityManager, queue: DeliveryQueue, cursor: LockedCursor, batchSize: number): Promise<{ events: number; deliveries: number }> {
+    let from = cursor.ahead;
+    if (!from || compareOutboxPositions(from, cursor) <= 0) {
+      // Nothing read ahead of the cursor yet: start past the batch the cursor takes next.
+      from = await this.store.batchEnd(cursor, batchSize);
+      if (!from) return { events: 0, deliveries: 0 };
+    }
+    const { events, scannedTo } = await this.store.eventsAhead(from, { scanLimit: AHEAD_SCAN_LIMIT, perWorkspace: AHEAD_PER_WORKSPACE, limit: AHEAD_LIMIT, dominant: AHEAD_DOMINANT });
+    // At the limit, the events after the last one taken have not all been looked at.
+    const last = events.length === AHEAD_LIMIT ? events[events.length - 1] : null;
+    const readTo = last ? { lastTxId: last.tx_id, lastEventId: last.id } : (scannedTo ?? from);
+    // Past the position nothing was read ahead, and the cursor is behind it: no delivery exists yet.
+    const deliveries = events.length > 0 ? await this.fanOut(manager, queue, events, null) : 0;
+    if (!cursor.ahead || compareOutboxPositions(readTo, cursor.ahead) !== 0) await this.store.advanceAhead(readTo);
+    return { events: events.length, deliveries };
+  }
+
+  /**
+   * The deliveries of `events` that do not exist yet, with their jobs, in the caller's
+   * transaction; returns how many were made. Events up to `readAhead` may have been fanned out by
+   * a look-ahead: their deliveries already made are left out before pacing and priorities are
+   * worked out, so they take no place in either.
+   */
+  private async fanOut(manager: EntityManager, queue: DeliveryQueue, events: readonly OutboxEvent[], readAhead: OutboxPosition | null): Promise<number> {
+    const workspaceIds = [...new Set(events.map((event) => event.workspace_id))];
+    const webhooks = await this.store.deliverableWebhooks(workspaceIds);
+    const byWorkspace = new Map<string, DeliverableWebhook[]>();
+    for (const webhook of webhooks) byWorkspace.set(webhook.workspace_id, [...(byWorkspace.get(webhook.workspace_id) ?? []), webhook]);
+
+    const matches: Array<{ event: OutboxEvent; webhook: DeliverableWebhook }> = [];
+    for (const event of events) {
+      for (const webhook of byWorkspace.get(event.workspace_id) ?? []) {
+        if (event.occurred_at < webhook.created_at) continue;
+        if (webhook.subscriptions.some((s) => s.event_type === event.event_type)) matches.push({ event, webhook });
+      }
+    }
+    const existing = readAhead ? await this.madeAhead(matches, readAhead) : new Set<string>();
+    const deliveries: Array<NewDelivery & { target: string }> = [];
+    const wires = new Map<string, ReturnType<typeof wireEvent>>();
+    for (const { event, webhook } of matches) {
+      if (existing.has(`${webhook.id}/${event.id}`)) continue;
+      let wire = wires.get(event.id);
+      if (!wire) wires.set(event.id, (wire = wireEvent(event)));
+      const matched = webhook.subscriptions.some((s) => s.event_type === event.event_type && filterMatches(s.filter, wire));
+      if (!matched) continue;
+      deliveries.push({
+        workspaceId: event.workspace_id,
+        id: randomUUID(),
+        webhookId: webhook.id,
+        eventId: event.id,
+        eventType: event.event_type,
+        occurredAt: event.occurred_at,
+        body: JSON.stringify({ webhook_id: webhook.id, events: [wire] }),
+        startAfterSeconds: 0,
+        target: webhook.target_url,
+      });
+    }
+    if (deliveries.length === 0) return 0;
+    const targets = targetKeys(deliveries);
+    const { pending, paced } = await this.store.fanOutState([...new Set(deliveries.map((d) => d.workspaceId))], [...new Set(targets.values())].map((hex) => Buffer.from(hex, 'hex')));
+    const priorities = prioritise(deliveries, pending);
+    const pacing = this.pace(deliveries, targets, paced);
+    const inserted = await this.store.insertDeliveries(
+      deliveries.map(({ target: _, ...delivery }) => delivery),
+      pacing,
+    );
+    await queue.enqueue(
+      manager,
+      deliveries
+        .filter((d) => inserted.has(d.id))
+        .map((d) => ({
+          data: { workspaceId: d.workspaceId, deliveryId: d.id, attempt: 1, priority: priorities.get(d.id), target: targets.get(d.target)! },
+          startAfterSeconds: d.startAfterSeconds,
+        })),
+    );
+    return inserted.size;
+  }
+
+  /** Of the matches up to the look-ahead's position, those whose delivery exists, as `webhookId/eventId`. */
+  private async madeAhead(matches: ReadonlyArray<{ event: OutboxEvent; webhook: DeliverableWebhook }>, readAhead: OutboxPosition): Promise<Set<string>> {
+    const candidates = matches.filter(({ event }) => compareOutboxPositions({ lastTxId: event.tx_id, lastEventId: event.id }, readAhead) <= 0);
+    if (candidates.length === 0) return new Set();
+    const webhooks = new Map(candidates.map(({ webhook }) => [webhook.id, { workspaceId: webhook.workspace_id, webhookId: webhook.id }]));
+    const ids = candidates.map(({ event }) => BigInt(event.id));
+    const [first, last] = ids.reduce(([lo, hi], id) => [id < lo ? id : lo, id > hi ? id : hi], [ids[0], ids[0]]);
+    return this.store.deliveriesMadeBetween([...webhooks.values()], first.toString(), last.toString());
+  }
+
+  /**
+   * Sets each delivery's `startAfterSeconds` on its target's clock (`paced`: seconds ahead of now
+   * by target key): the k-th delivery of a target is due at `max(now, clock + k / rate - (burst -
+   * 1) / rate)`, and the clock moves on by one interval per delivery (fan-out runs under the
+   * cursor lock, so no two fan-outs race on it). Returns each target's clock after them.
+   */
+  private pace(
+    deliveries: Array<NewDelivery & { target: string }>,
+    targets: ReadonlyMap<string, string>,
+    paced: ReadonlyMap<string, number>,
+  ): Array<{ target: Buffer; aheadSeconds: number }> {
     const { rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
     const interval = 1 / rateLimitPerSecond;
     const tolerance = (rateLimitBurst - 1) * interval;
-    // Several URLs can be one target (`…/hook?a` and `…/hook?b`): one clock per target key.
-    const keyOf = new Map<string, string>();
-    const targets = new Map<string, Buffer>();
-    for (const delivery of deliveries) {
-      if (keyOf.has(delivery.target)) continue;
-      const key = rateTargetKey(delivery.target);
-      keyOf.set(delivery.target, key.toString('hex'));
-      targets.set(key.toString('hex'), key);
-    }
-    const ahead = await this.store.pacingOf([...targets.values()]);
     const clocks = new Map<string, number>();
     for (const delivery of deliveries) {
-      const key = keyOf.get(delivery.target)!;
-      const clock = clocks.get(key) ?? Math.max(0, ahead.get(key) ?? 0);
+      const key = targets.get(delivery.target)!;
+      const clock = clocks.get(key) ?? Math.max(0, paced.get(key) ?? 0);
       delivery.startAfterSeconds = Math.max(0, clock - tolerance);
       clocks.set(key, clock + interval);
     }
-    await this.store.setPacing([...targets].map(([key, target]) => ({ target, aheadSeconds: clocks.get(key)! })));
+    return [...clocks].map(([key, aheadSeconds]) => ({ target: Buffer.from(key, 'hex'), aheadSeconds }));
   }
+}
+
+/** Hex of the target key (`rateTargetKey`) of each delivery's URL: several URLs can be one target (`…/hook?a` and `…/hook?b`), with one clock. */
+function targetKeys(deliveries: ReadonlyArray<{ target: string }>): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const { target } of deliveries) if (!keys.has(target)) keys.set(target, rateTargetKey(target).toString('hex'));
+  return keys;
+}
+
+/** Priority of each new delivery's job: minus its workspace's pending deliveries before it (`pending`, counted before these). */
+function prioritise(deliveries: ReadonlyArray<NewDelivery>, pending: ReadonlyMap<string, number>): Map<string, number> {
+  const depths = new Map(pending);
+  const priorities = new Map<string, number>();
+  for (const delivery of deliveries) {
+    const depth = depths.get(delivery.workspaceId) ?? 0;
+    depths.set(delivery.workspaceId, depth + 1);
+    priorities.set(delivery.id, Math.max(MIN_PRIORITY, -depth));
+  }
+  return priorities;
 }

@@ -75,6 +75,27 @@ export interface StartedAttempt {
 }
 
 const CONSUMER = 'webhooks';
+/**
+ * A second row of the cursor table: how far fan-out's look-ahead has read. Deliveries exist ahead
+ * of the cursor only up to there, so only there must the cursor look for them.
+ */
+const AHEAD_CONSUMER = 'webhooks:ahead';
+
+/** A place in the outbox's commit order (`(tx_id, id)`), as the cursor keeps it. */
+export interface OutboxPosition {
+  readonly lastTxId: string;
+  readonly lastEventId: string;
+}
+
+const positionOf = (row: { tx_id: string; id: string }): OutboxPosition => ({ lastTxId: row.tx_id, lastEventId: row.id });
+
+/** Orders two positions by (tx_id, id), both 64-bit: compared as bigints, not as numbers or text. */
+export function compareOutboxPositions(a: OutboxPosition, b: OutboxPosition): number {
+  const tx = BigInt(a.lastTxId) - BigInt(b.lastTxId);
+  if (tx !== 0n) return tx < 0n ? -1 : 1;
+  const id = BigInt(a.lastEventId) - BigInt(b.lastEventId);
+  return id === 0n ? 0 : id < 0n ? -1 : 1;
+}
 
 
 /** The worker's SQL: the fan-out cursor, deliveries, attempts and endpoint health. */
@@ -86,25 +107,44 @@ export class DeliveryStore {
   ) {}
 
 
-  /** Locks the cursor for this transaction; null when another worker is fanning out. */
-  async lockCursor(): Promise<{ lastTxId: string; lastEventId: string } | null> {
-    const [row] = await this.transactions.query<{ last_tx_id: string; last_event_id: string }>(
-      `SELECT last_tx_id::text, last_event_id::text FROM webhook_dispatch_cursor WHERE consumer = $1 FOR UPDATE SKIP LOCKED`,
-      [CONSUMER],
+  /**
+   * Locks the cursor for this transaction; null when another worker is fanning out. With it, the
+   * look-ahead's position (the last event it has read; null before its first look), which moves
+   * only under this lock.
+   */
+  async lockCursor(): Promise<(OutboxPosition & { ahead: OutboxPosition | null }) | null> {
+    const [row] = await this.transactions.query<{ last_tx_id: string; last_event_id: string; ahead_tx_id: string | null; ahead_event_id: string | null }>(
+      `SELECT c.last_tx_id::text, c.last_event_id::text, a.last_tx_id::text AS ahead_tx_id, a.last_event_id::text AS ahead_event_id
+       FROM webhook_dispatch_cursor c LEFT JOIN webhook_dispatch_cursor a ON a.consumer = $2
+       WHERE c.consumer = $1 FOR UPDATE OF c SKIP LOCKED`,
+      [CONSUMER, AHEAD_CONSUMER],
     );
-    return row ? { lastTxId: row.last_tx_id, lastEventId: row.last_event_id } : null;
+    if (!row) return null;
+    const ahead = row.ahead_tx_id !== null && row.ahead_event_id !== null ? { lastTxId: row.ahead_tx_id, lastEventId: row.ahead_event_id } : null;
+    return { lastTxId: row.last_tx_id, lastEventId: row.last_event_id, ahead };
+  }
+
+  /** Moves the look-ahead's position (under the cursor's lock, in the look-ahead's transaction). */
+  async advanceAhead(position: OutboxPosition): Promise<void> {
+    await this.transactions.query(
+      `INSERT INTO webhook_dispatch_cursor AS c (consumer, last_tx_id, last_event_id) VALUES ($1, $2::xid8, $3)
+       ON CONFLICT (consumer) DO UPDATE SET last_tx_id = EXCLUDED.last_tx_id, last_event_id = EXCLUDED.last_event_id, updated_at = clock_timestamp()`,
+      [AHEAD_CONSUMER, position.lastTxId, position.lastEventId],
+    );
   }
 
   /**
    * Events after the cursor in commit-safe order: only rows written by transactions older than the
    * oldest one still running, so no event can later appear behind the cursor.
    */
-  async eventsAfter(cursor: { lastTxId: string; lastEventId: string }, limit: number): Promise<OutboxEvent[]> {
+  async eventsAfter(cursor: OutboxPosition, limit: number): Promise<OutboxEvent[]> {
     return this.transactions.query<OutboxEvent>(
-      `SELECT workspace_id, id::text, tx_id::text, event_type, entity_id, actor, payload, occurred_at
-       FROM event_outbox
-       WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx_id, id LIMIT $3`,
+      // Ordered by the columns (`e.`), not by the text output columns of the same names: text order
+      // ("1000" < "999") cut by the limit would move the cursor past events it never read.
+      `SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at
+       FROM event_outbox e
+       WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY e.tx_id, e.id LIMIT $3`,
       [cursor.lastTxId, cursor.lastEventId, limit],
     );
   }
@@ -113,12 +153,82 @@ export class DeliveryStore {
    * Whether committed events after the cursor wait behind the horizon of `eventsAfter` (a
    * transaction older than theirs is still running): fan-out should look again soon.
    */
-  async eventsBehindHorizon(cursor: { lastTxId: string; lastEventId: string }): Promise<boolean> {
+  async eventsBehindHorizon(cursor: OutboxPosition): Promise<boolean> {
     const [row] = await this.transactions.query<{ waiting: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM event_outbox WHERE (tx_id, id) > ($1::xid8, $2::bigint)) AS waiting`,
       [cursor.lastTxId, cursor.lastEventId],
     );
     return row.waiting;
+  }
+
+  /**
+   * Where the in-order batch of `batchSize` events after the cursor ends, within the commit-safe
+   * horizon; null when fewer are waiting (the next batch takes them all, nothing to look ahead for).
+   */
+  async batchEnd(cursor: OutboxPosition, batchSize: number): Promise<OutboxPosition | null> {
+    const [row] = await this.transactions.query<{ tx_id: string; id: string }>(
+      `SELECT e.tx_id::text, e.id::text FROM event_outbox e
+       WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY e.tx_id, e.id OFFSET $3 LIMIT 1`,
+      [cursor.lastTxId, cursor.lastEventId, batchSize - 1],
+    );
+    return row ? { lastTxId: row.tx_id, lastEventId: row.id } : null;
+  }
+
+  /**
+   * Fan-out's look-ahead: of the (at most `scanLimit`) commit-safe events after `from` that some
+   * deliverable webhook of their workspace subscribes to by type (filters are left to fan-out),
+   * the first `perWorkspace` of each workspace with no more than `dominant` of them (one with more
+   * is the backlog, left to the cursor), at most `limit` in all, in commit order; and the position
+   * of the last event scanned (null when none was).
+   */
+  async eventsAhead(
+    from: OutboxPosition,
+    limits: { scanLimit: number; perWorkspace: number; limit: number; dominant: number },
+  ): Promise<{ events: OutboxEvent[]; scannedTo: OutboxPosition | null }> {
+    const rows = await this.transactions.query<OutboxEvent & { scanned_to: boolean }>(
+      `WITH scanned AS MATERIALIZED (
+         SELECT workspace_id, id, tx_id, event_type FROM event_outbox
+         WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+         ORDER BY tx_id, id LIMIT $3
+       ), subscribed AS (
+         SELECT DISTINCT w.workspace_id, s->>'event_type' AS event_type
+         FROM webhooks w CROSS JOIN LATERAL jsonb_array_elements(w.subscriptions) s
+         WHERE w.workspace_id IN (SELECT DISTINCT workspace_id FROM scanned) AND w.status <> 'inactive'
+       ), ranked AS (
+         SELECT sc.workspace_id, sc.id, sc.tx_id, row_number() OVER (PARTITION BY sc.workspace_id ORDER BY sc.tx_id, sc.id) AS k,
+           count(*) OVER (PARTITION BY sc.workspace_id) AS n
+         FROM scanned sc JOIN subscribed USING (workspace_id, event_type)
+       ), chosen AS (
+         SELECT workspace_id, id FROM ranked WHERE k <= $4 AND n <= $6 ORDER BY tx_id, id LIMIT $5
+       )
+       SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at, false AS scanned_to
+       FROM chosen JOIN event_outbox e USING (workspace_id, id)
+       UNION ALL
+       (SELECT NULL, sc.id::text, sc.tx_id::text, NULL, NULL, NULL, NULL, NULL, true FROM scanned sc ORDER BY sc.tx_id DESC, sc.id DESC LIMIT 1)`,
+      [from.lastTxId, from.lastEventId, limits.scanLimit, limits.perWorkspace, limits.limit, limits.dominant],
+    );
+    const end = rows.find((row) => row.scanned_to);
+    const events = rows
+      .filter((row) => !row.scanned_to)
+      .map(({ scanned_to: _, ...event }) => event)
+      .sort((a, b) => compareOutboxPositions(positionOf(a), positionOf(b)));
+    return { events, scannedTo: end ? positionOf(end) : null };
+  }
+
+  /**
+   * The deliveries the given webhooks already have for events with ids from `firstEventId` to
+   * `lastEventId`, as `webhookId/eventId`: one range scan of the (webhook, event) key per webhook,
+   * which finds the few made by a look-ahead without probing for every event of a batch.
+   */
+  async deliveriesMadeBetween(webhooks: ReadonlyArray<{ workspaceId: string; webhookId: string }>, firstEventId: string, lastEventId: string): Promise<Set<string>> {
+    if (webhooks.length === 0) return new Set();
+    const rows = await this.transactions.query<{ webhook_id: string; event_id: string }>(
+      `SELECT d.webhook_id, d.event_id::text FROM unnest($1::uuid[], $2::uuid[]) AS w(workspace_id, webhook_id)
+       JOIN webhook_deliveries d ON d.workspace_id = w.workspace_id AND d.webhook_id = w.webhook_id AND d.event_id BETWEEN $3::bigint AND $4::bigint`,
+      [webhooks.map((w) => w.workspaceId), webhooks.map((w) => w.webhookId), firstEventId, lastEventId],
+    );
+    return new Set(rows.map((row) => `${row.webhook_id}/${row.event_id}`));
   }
 
   async advanceCursor(lastTxId: string, lastEventId: string): Promise<void> {
@@ -136,16 +246,24 @@ export class DeliveryStore {
     );
   }
 
-  /** Inserts deliveries; returns the ids actually inserted (an event reaches a webhook once). */
-  async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<Set<string>> {
+  /**
+   * Inserts deliveries and moves their targets' pacing clocks (to `aheadSeconds` from now), in one
+   * statement; returns the ids actually inserted (an event reaches a webhook once).
+   */
+  async insertDeliveries(deliveries: readonly NewDelivery[], pacing: ReadonlyArray<{ target: Buffer; aheadSeconds: number }>): Promise<Set<string>> {
     if (deliveries.length === 0) return new Set();
     const rows = await this.transactions.query<{ id: string }>(
-      `INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, event_occurred_at, body, next_attempt_at)
+      `WITH paced AS (
+         INSERT INTO webhook_targets AS t (target_hash, paced_until)
+         SELECT x.target, clock_timestamp() + make_interval(secs => x.ahead) FROM unnest($2::bytea[], $3::float8[]) AS x(target, ahead)
+         ON CONFLICT (target_hash) DO UPDATE SET paced_until = EXCLUDED.paced_until, updated_at = clock_timestamp()
+       )
+       INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, event_occurred_at, body, next_attempt_at)
        SELECT d."workspaceId", d.id, d."webhookId", d."eventId", d."eventType", d."occurredAt", d.body, clock_timestamp() + make_interval(secs => d."startAfterSeconds")
        FROM jsonb_to_recordset($1::jsonb) AS d("workspaceId" uuid, id uuid, "webhookId" uuid, "eventId" bigint, "eventType" text, "occurredAt" timestamptz, body text, "startAfterSeconds" float8)
        ON CONFLICT (workspace_id, webhook_id, event_id) DO NOTHING
        RETURNING id`,
-      [JSON.stringify(deliveries)],
+      [JSON.stringify(deliveries), pacing.map((p) => p.target), pacing.map((p) => p.aheadSeconds)],
     );
     return new Set(rows.map((row) => row.id));
   }
@@ -162,35 +280,24 @@ export class DeliveryStore {
   }
 
   /**
-   * Pending deliveries per workspace, for fair-share ordering at fan-out: a workspace with a deep
-   * backlog gets its new jobs ordered after those of a workspace with none.
+   * What fan-out orders new deliveries by, in one round trip: the pending deliveries of each
+   * workspace (fair share: a workspace with a deep backlog gets its new jobs ordered after those
+   * of a workspace with none), and the seconds each target's pacing clock runs ahead of now
+   * (absent: not ahead), by hex of the target key.
    */
-  async pendingCounts(workspaceIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.transactions.query<{ workspace_id: string; pending: string }>(
-      `SELECT workspace_id, count(*) AS pending FROM webhook_deliveries WHERE status = 'pending' AND workspace_id = ANY($1::uuid[]) GROUP BY workspace_id`,
-      [workspaceIds],
+  async fanOutState(workspaceIds: readonly string[], targets: readonly Buffer[]): Promise<{ pending: Map<string, number>; paced: Map<string, number> }> {
+    const rows = await this.transactions.query<{ kind: 'pending' | 'paced'; key: string; value: number }>(
+      `SELECT 'pending' AS kind, workspace_id::text AS key, count(*)::float8 AS value
+       FROM webhook_deliveries WHERE status = 'pending' AND workspace_id = ANY($1::uuid[]) GROUP BY workspace_id
+       UNION ALL
+       SELECT 'paced', encode(target_hash, 'hex'), EXTRACT(EPOCH FROM paced_until - clock_timestamp())::float8
+       FROM webhook_targets WHERE target_hash = ANY($2::bytea[]) AND paced_until IS NOT NULL`,
+      [workspaceIds, targets],
     );
-    return new Map(rows.map((row) => [row.workspace_id, Number(row.pending)]));
-  }
-
-  /** Seconds each target's pacing clock runs ahead of now (absent: not ahead). */
-  async pacingOf(targets: readonly Buffer[]): Promise<Map<string, number>> {
-    const rows = await this.transactions.query<{ target_hash: Buffer; ahead: number }>(
-      `SELECT target_hash, EXTRACT(EPOCH FROM paced_until - clock_timestamp())::float8 AS ahead
-       FROM webhook_targets WHERE target_hash = ANY($1::bytea[]) AND paced_until IS NOT NULL`,
-      [targets],
-    );
-    return new Map(rows.map((row) => [row.target_hash.toString('hex'), Number(row.ahead)]));
-  }
-
-  async setPacing(entries: ReadonlyArray<{ target: Buffer; aheadSeconds: number }>): Promise<void> {
-    if (entries.length === 0) return;
-    await this.transactions.query(
-      `INSERT INTO webhook_targets AS t (target_hash, paced_until)
-       SELECT x.target, clock_timestamp() + make_interval(secs => x.ahead) FROM unnest($1::bytea[], $2::float8[]) AS x(target, ahead)
-       ON CONFLICT (target_hash) DO UPDATE SET paced_until = EXCLUDED.paced_until, updated_at = clock_timestamp()`,
-      [entries.map((e) => e.target), entries.map((e) => e.aheadSeconds)],
-    );
+    const pending = new Map<string, number>();
+    const paced = new Map<string, number>();
+    for (const row of rows) (row.kind === 'pending' ? pending : paced).set(row.key, Number(row.value));
+    return { pending, paced };
   }
 
   /**

@@ -1,7 +1,6 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { EmptyResponse } from '@workbase/records';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from '../../application/activity-catalog';
 import { ActivityCreateRequest, ActivityUpdateRequest, ListActivitiesQuery } from './requests';

@@ -1,7 +1,7 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AssertQuery, EmptyResponse, RecordQueryRequest, RecordWriteRequest, recordIdPipe, writeActor } from '@workbase/records';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from '@workbase/records';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityRecords } from '../../application/activity-records';
 import { ActivityRecordEnvelope, ActivityRecordListEnvelope, toActivityRecordResponse } from './responses';

@@ -15,14 +15,11 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
+import { LimitQueryParam, NoNulCharacters, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
 export const MEETINGS_PAGE = { default: 50, max: 200 } as const;
-
-/** `true`/`false` (also as strings) to booleans; anything else is left to fail IsBoolean. */
-const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class MeetingBoundInput {
   @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-02T15:00:00Z', description: 'ISO 8601 instant with offset; timed meetings only' })

@@ -1,6 +1,5 @@
 import { isUuid } from '@workbase/shared/kernel';
-import type { AttributeType } from '../../domain/attribute-type';
-import { canonicalNumber, parseDate, parseTimestamp } from '../../domain/codecs';
+import { type AttributeType, canonicalNumber, parseDate, parseTimestamp } from '@workbase/attributes';
 import { filterError } from './filter-error';
 
 export type Operator = '$eq' | '$in' | '$not_empty' | '$contains' | '$starts_with' | '$ends_with' | '$lt' | '$lte' | '$gt' | '$gte';

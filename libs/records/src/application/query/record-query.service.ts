@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Attribute } from '../../domain/attribute';
-import { isPlainObject } from '../../domain/codecs';
-import { AttributeRepository } from '../../infrastructure/attribute.repository';
+import { type Attribute, isPlainObject, AttributeDirectory, type Container } from '@workbase/attributes';
 import { ObjectRepository } from '../../infrastructure/object.repository';
 import { type QueryBranch, RecordStore } from '../../infrastructure/record.store';
-import type { Container } from '../container';
 import { RecordReader, type RecordView } from '../record-reader';
 import { type AttributeScope, type CompileContext, FilterCompiler } from './filter-compiler';
 import { filterError } from './filter-error';
@@ -33,7 +30,7 @@ export interface CompiledQuery {
 @Injectable()
 export class RecordQueryService {
   constructor(
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly objects: ObjectRepository,
     private readonly store: RecordStore,
     private readonly reader: RecordReader,
@@ -80,7 +77,7 @@ export class RecordQueryService {
   }
 
   private async scope(container: Container, known?: readonly Attribute[]): Promise<AttributeScope> {
-    const attributes = known ?? (await this.attributes.listByContainer(container.workspaceId, container.id, { includeArchived: true }));
+    const attributes = known ?? (await this.attributes.ofContainer(container.workspaceId, container.id, { includeArchived: true }));
     const byKey = new Map(attributes.flatMap((a) => [[a.slug, a], [a.id, a]] as const));
     return { container, find: (key) => byKey.get(key) };
   }

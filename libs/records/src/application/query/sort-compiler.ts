@@ -1,5 +1,4 @@
-import { type Attribute, isRecordSystemAttribute } from '../../domain/attribute';
-import { isPlainObject } from '../../domain/codecs';
+import { type Attribute, isRecordSystemAttribute, isPlainObject } from '@workbase/attributes';
 import type { AttributeScope, CompileContext } from './filter-compiler';
 import { filterError } from './filter-error';
 import { type PropertySpec, TYPE_PROPERTIES } from './properties';

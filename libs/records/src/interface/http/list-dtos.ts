@@ -5,7 +5,7 @@ import { NamesAFieldToChange } from '@workbase/shared/http';
 import type { EntryView } from '../../application/entry-service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
-import { MAX_TITLE_LENGTH } from './requests';
+import { MAX_TITLE_LENGTH } from '@workbase/attributes';
 
 const ACCESS_LEVELS = ['full-access', 'read-and-write', 'read-only'] as const;
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { EntryService } from '../../application/entry-service';
@@ -20,9 +20,7 @@ import {
   toEntryResponse,
   toListResponse,
 } from './list-dtos';
-import { writeActor } from './object-records.controller';
 import { RecordQueryRequest } from './requests';
-import { EmptyResponse } from './responses';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };
 const entryParam = { name: 'entry_id', description: 'Entry UUID' };

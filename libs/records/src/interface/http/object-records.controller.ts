@@ -1,24 +1,17 @@
-import { Body, Controller, HttpCode, Delete, Get, Param, ParseUUIDPipe, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
+import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
-import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
+import { SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordService } from '../../application/record-service';
 import { RecordAssert } from '../../application/record-assert';
 import { RecordQueryService } from '../../application/query/record-query.service';
-import type { WriteActor } from '../../application/record-writer';
 import { ValuesQuery } from './query-params';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './requests';
-import { EmptyResponse, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
+import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
-export const recordIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Record not found: record_id must be a UUID.') });
-
-export function writeActor(auth: AuthContext): WriteActor {
-  return { workspaceId: auth.workspaceId, actor: auth.actor, memberId: auth.memberId };
-}
-
 @ApiTags('Records')
 @UsePipes(RejectNulPipe)
 @Controller('v2/objects/:object/records')

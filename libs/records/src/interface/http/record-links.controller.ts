@@ -1,13 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, recordIdPipe, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
 import { RecordService, recordNotFound } from '../../application/record-service';
 import { RecordEntriesStore } from '../../infrastructure/record-entries.store';
 import { RecordStore } from '../../infrastructure/record.store';
-import { recordIdPipe } from './object-records.controller';
 import { ValuesQuery } from './query-params';
 import {
   RECORD_ENTRIES_PAGE,

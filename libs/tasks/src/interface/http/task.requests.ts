@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
+import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, toBoolean } from '@workbase/shared/http';
 import type { TaskSort } from '../../infrastructure/task.repository';
 
 /** The tasks list's page size (reference API: default 500). */
@@ -128,8 +128,6 @@ export class TaskUpdateRequest {
   @Type(() => TaskUpdateData)
   data!: TaskUpdateData;
 }
-
-const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class ListTasksQuery extends OffsetPaginationQuery {
   @LimitQueryParam({ max: TASKS_PAGE.max, default: TASKS_PAGE.default })

@@ -1,5 +1,5 @@
 import type { Actor, DomainEvent, EventType } from '@workbase/shared/kernel';
-import type { ContainerKind } from '../domain/attribute';
+import type { ContainerKind } from './attribute';
 
 /** A record container as the engine sees it: an object, a list or an activity. */
 export interface Container {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Attribute, DefaultValue } from '../domain/attribute';
+import type { Attribute, DefaultValue, NewAttribute } from '../domain/attribute';
 import type { AttributeConfig, AttributeType } from '../domain/attribute-type';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AttributeOrmEntity } from './orm-entities';
 
-export type NewAttribute = Omit<Attribute, 'createdAt' | 'position'> & { position?: number };
+export type { NewAttribute };
 
 @Injectable()
 export class AttributeRepository {
@@ -73,6 +73,11 @@ export class AttributeRepository {
         position: a.position ?? 0,
       })) as QueryDeepPartialEntity<AttributeOrmEntity>[],
     );
+  }
+
+  /** Deletes the attributes of a container that is being removed; their options and statuses cascade. */
+  async deleteAllOfContainer(workspaceId: string, containerId: string): Promise<void> {
+    await this.transactions.manager().query(`DELETE FROM attributes WHERE workspace_id = $1 AND container_id = $2`, [workspaceId, containerId]);
   }
 
   async update(

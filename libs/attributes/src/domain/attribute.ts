@@ -1,3 +1,4 @@
+import { ValidationError } from '@workbase/shared/kernel';
 import type { AttributeDescriptor } from './codecs/codec';
 
 export type ContainerKind = 'object' | 'list' | 'activity';
@@ -22,6 +23,9 @@ export interface Attribute extends AttributeDescriptor {
   readonly createdAt: string;
 }
 
+/** An attribute as created: its position is the next free one unless given. */
+export type NewAttribute = Omit<Attribute, 'createdAt' | 'position'> & { position?: number };
+
 export type DefaultValue = { type: 'dynamic'; template: string } | { type: 'static'; template: unknown[] };
 
 export function isRecordSystemAttribute(attribute: Pick<Attribute, 'slug' | 'isSystem'>): boolean {
@@ -32,4 +36,11 @@ const SLUG = /^[a-z][a-z0-9_]{0,62}$/;
 
 export function isValidSlug(slug: string): boolean {
   return SLUG.test(slug);
+}
+
+/** A 400 naming `field` unless `slug` is a valid api_slug (objects, lists, attributes). */
+export function assertSlug(slug: string, field: string): void {
+  if (!isValidSlug(slug)) {
+    throw new ValidationError(`${field} "${slug}" must start with a lowercase letter and contain only lowercase letters, digits and underscores (at most 63).`);
+  }
 }

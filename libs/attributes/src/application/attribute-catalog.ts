@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, ConflictError, DomainError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
-import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { conflictOnUniqueViolation, EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import type { Attribute, DefaultValue } from '../domain/attribute';
 import type { AttributeDescriptor } from '../domain/codecs';
 import { parseAttributeValues } from '../domain/parse-values';
@@ -15,13 +15,11 @@ import {
   UNIQUE_TYPES,
 } from '../domain/attribute-type';
 import { AttributeRepository, type NewAttribute } from '../infrastructure/attribute.repository';
-import { ObjectRepository } from '../infrastructure/object.repository';
 import { OptionRepository } from '../infrastructure/option.repository';
-import type { SelectOption, Status } from '../infrastructure/option.repository';
-import { conflictOnUniqueViolation } from '../infrastructure/unique-violation';
-import { assertSlug } from './object-catalog';
-import { type Container, containerEvent } from './container';
-import { WriteLookupsFactory } from './write-lookups';
+import type { SelectOption, Status } from '../domain/choice';
+import { assertSlug } from '../domain/attribute';
+import { type Container, containerEvent } from '../domain/container';
+import { ATTRIBUTE_HOST, type AttributeHost } from './attribute-host';
 
 export interface CreateAttributeInput {
   readonly title: string;
@@ -53,10 +51,9 @@ export class AttributeCatalog {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly attributes: AttributeRepository,
-    private readonly objects: ObjectRepository,
     private readonly options: OptionRepository,
     private readonly outbox: EventOutbox,
-    private readonly lookups: WriteLookupsFactory,
+    @Inject(ATTRIBUTE_HOST) private readonly host: AttributeHost,
   ) {}
 
   list(container: Container, page: { limit?: number; offset?: number; showArchived?: boolean }): Promise<Attribute[]> {
@@ -120,7 +117,7 @@ export class AttributeCatalog {
   }
 
   private async createReverse(container: Container, forwardId: string, relationship: NonNullable<CreateAttributeInput['relationship']>): Promise<string> {
-    const target = await this.objects.findBySlugOrId(container.workspaceId, relationship.object);
+    const target = await this.host.findObject(container.workspaceId, relationship.object);
     if (!target) throw new ValidationError(`data.relationship.object "${relationship.object}" not found.`);
     assertSlug(relationship.api_slug, 'data.relationship.api_slug');
     if (await this.attributes.slugTaken(container.workspaceId, target.id, relationship.api_slug)) {
@@ -168,7 +165,7 @@ export class AttributeCatalog {
         await this.claimExistingValues(attribute);
       }
       if (input.isUnique === false && attribute.isUnique) {
-        await this.transactions.manager().query(`DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2`, [container.workspaceId, attribute.id]);
+        await this.host.releaseUniqueValues(attribute);
       }
       const config = input.config === undefined ? undefined : await this.validateConfig(container.workspaceId, attribute.type, input.config, undefined, attribute.config);
       // A new default is checked against the attribute as it will be; so is the current default
@@ -219,7 +216,7 @@ export class AttributeCatalog {
 
   private async checkTemplate(attribute: AttributeDescriptor, template: unknown[]): Promise<void> {
     try {
-      await parseAttributeValues(attribute, template, this.lookups.forWorkspace(attribute.workspaceId));
+      await parseAttributeValues(attribute, template, this.host.writeLookups(attribute.workspaceId));
     } catch (error) {
       if (error instanceof DomainError) throw new ValidationError(`data.default_value does not fit the attribute: ${error.message}`, { ...error.details, field: 'default_value' });
       throw error;
@@ -242,23 +239,9 @@ export class AttributeCatalog {
 
   /** Making an attribute unique claims its current values; duplicates make the change fail. */
   private async claimExistingValues(attribute: Attribute): Promise<void> {
-    const duplicates: Array<{ n: string }> = await this.transactions.manager().query(
-      `SELECT count(*) AS n FROM (
-         SELECT lower(coalesce(value_text, value_number::text)) FROM record_values
-          WHERE workspace_id = $1 AND attribute_id = $2 AND active_until IS NULL
-          GROUP BY 1 HAVING count(DISTINCT record_id) > 1) d`,
-      [attribute.workspaceId, attribute.id],
-    );
-    if (Number(duplicates[0].n) > 0) throw new ValidationError(`data.is_unique: attribute "${attribute.slug}" already holds the same value on several records.`);
-    await this.transactions.manager().query(
-      `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
-       SELECT DISTINCT ON (k) workspace_id, attribute_id, k, record_id FROM (
-         SELECT workspace_id, attribute_id, record_id,
-                CASE WHEN value_number IS NOT NULL THEN trim_scale(value_number)::text ELSE value_text END AS k
-           FROM record_values WHERE workspace_id = $1 AND attribute_id = $2 AND active_until IS NULL) v
-       ON CONFLICT DO NOTHING`,
-      [attribute.workspaceId, attribute.id],
-    );
+    if ((await this.host.claimUniqueValues(attribute)) === 'duplicates') {
+      throw new ValidationError(`data.is_unique: attribute "${attribute.slug}" already holds the same value on several records.`);
+    }
   }
 
   private async validateConfig(workspaceId: string, type: AttributeType, raw: Record<string, unknown>, relationshipObject?: string, existing?: AttributeConfig): Promise<AttributeConfig> {
@@ -290,12 +273,12 @@ export class AttributeCatalog {
         }
         const ids: string[] = [];
         for (const slugOrId of allowed as string[]) {
-          const object = await this.objects.findBySlugOrId(workspaceId, slugOrId);
+          const object = await this.host.findObject(workspaceId, slugOrId);
           if (!object) throw new ValidationError(`data.config.record_reference.allowed_objects: object "${slugOrId}" not found`);
           ids.push(object.id);
         }
         if (relationshipObject) {
-          const target = await this.objects.findBySlugOrId(workspaceId, relationshipObject);
+          const target = await this.host.findObject(workspaceId, relationshipObject);
           if (target && ids.some((id) => id !== target.id)) {
             throw new ValidationError('data.config.record_reference.allowed_objects may only contain the relationship\'s object');
           }

@@ -1,6 +1,5 @@
 import type { DomainError } from '@workbase/shared/kernel';
-import { violatedUniqueConstraint } from '@workbase/shared/persistence';
-
+import { violatedUniqueConstraint } from './pg-errors';
 
 /**
  * Runs a write whose uniqueness was checked beforehand and maps the violation of `constraint` to

@@ -3,9 +3,9 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { type Scope, ValidationError } from '@workbase/shared/kernel';
 import { AttributeCatalog } from '../../application/attribute-catalog';
-import type { Container } from '../../application/container';
+import type { Container } from '../../domain/container';
 import { AttributePresenter } from './attribute-presenter';
-import { ListAttributesQuery, ShowArchivedQuery } from './query-params';
+import { ListAttributesQuery, ShowArchivedQuery } from './attribute.query-params';
 import {
   AttributeCreateRequest,
   AttributeUpdateRequest,
@@ -13,7 +13,7 @@ import {
   OptionUpdateRequest,
   StatusCreateRequest,
   StatusUpdateRequest,
-} from './requests';
+} from './attribute.requests';
 import {
   AttributeEnvelope,
   AttributeListEnvelope,
@@ -23,7 +23,7 @@ import {
   StatusListEnvelope,
   toOptionResponse,
   toStatusResponse,
-} from './responses';
+} from './attribute.responses';
 
 /** Resolves a path identifier of one target (objects, lists, activities) to a container. */
 export interface ContainerLookup {

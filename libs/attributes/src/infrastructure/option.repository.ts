@@ -2,24 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { In } from 'typeorm';
+import type { SelectOption, Status } from '../domain/choice';
 import { SelectOptionOrmEntity, StatusOrmEntity } from './orm-entities';
-
-/** A select option as the application and the HTTP surface see it: plain data, never an ORM entity. */
-export interface SelectOption {
-  readonly workspaceId: string;
-  readonly id: string;
-  readonly attributeId: string;
-  readonly title: string;
-  readonly isArchived: boolean;
-  readonly position: number;
-  readonly createdAt: Date;
-}
-
-/** A status as the application and the HTTP surface see it: plain data, never an ORM entity. */
-export interface Status extends SelectOption {
-  readonly celebrationEnabled: boolean;
-  readonly targetTimeInStatus: string | null;
-}
 
 /** Select options and statuses: both are titled, archivable choices owned by one attribute. */
 @Injectable()
@@ -48,11 +32,11 @@ export class OptionRepository {
     return row ? toSelectOption(row) : null;
   }
 
-  async insertOptions(rows: Array<Omit<SelectOptionOrmEntity, 'createdAt'>>): Promise<void> {
+  async insertOptions(rows: Array<Omit<SelectOption, 'createdAt'>>): Promise<void> {
     if (rows.length > 0) await this.options.insert(rows);
   }
 
-  async updateOption(workspaceId: string, id: string, changes: Partial<Pick<SelectOptionOrmEntity, 'title' | 'isArchived'>>): Promise<void> {
+  async updateOption(workspaceId: string, id: string, changes: Partial<Pick<SelectOption, 'title' | 'isArchived'>>): Promise<void> {
     await this.options.update({ workspaceId, id }, changes);
   }
 
@@ -70,14 +54,14 @@ export class OptionRepository {
     return row ? toStatus(row) : null;
   }
 
-  async insertStatuses(rows: Array<Omit<StatusOrmEntity, 'createdAt'>>): Promise<void> {
+  async insertStatuses(rows: Array<Omit<Status, 'createdAt'>>): Promise<void> {
     if (rows.length > 0) await this.statuses.insert(rows);
   }
 
   async updateStatus(
     workspaceId: string,
     id: string,
-    changes: Partial<Pick<StatusOrmEntity, 'title' | 'isArchived' | 'celebrationEnabled' | 'targetTimeInStatus'>>,
+    changes: Partial<Pick<Status, 'title' | 'isArchived' | 'celebrationEnabled' | 'targetTimeInStatus'>>,
   ): Promise<void> {
     await this.statuses.update({ workspaceId, id }, changes);
   }

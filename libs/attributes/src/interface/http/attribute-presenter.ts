@@ -1,27 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Attribute } from '../../domain/attribute';
+import { ATTRIBUTE_HOST, type AttributeHost } from '../../application/attribute-host';
 import { AttributeRepository } from '../../infrastructure/attribute.repository';
-import { ObjectRepository } from '../../infrastructure/object.repository';
-import { type AttributeResponse, toAttributeResponse } from './responses';
+import { type AttributeResponse, toAttributeResponse } from './attribute.responses';
 
 /** Renders attributes with their paired reverse attribute (`relationship`) resolved. */
 @Injectable()
 export class AttributePresenter {
   constructor(
     private readonly attributes: AttributeRepository,
-    private readonly objects: ObjectRepository,
+    @Inject(ATTRIBUTE_HOST) private readonly host: AttributeHost,
   ) {}
 
   async present(attributes: readonly Attribute[]): Promise<AttributeResponse[]> {
     const paired = attributes.filter((a) => a.relationshipAttributeId);
     if (paired.length === 0) return attributes.map((a) => toAttributeResponse(a));
     const workspaceId = attributes[0].workspaceId;
-    const [reverses, objects] = await Promise.all([
+    const [reverses, slugById] = await Promise.all([
       Promise.all(paired.map((a) => this.attributes.findById(workspaceId, a.relationshipAttributeId!))),
-      this.objects.listInWorkspace(workspaceId),
+      this.host.objectSlugs(workspaceId),
     ]);
     const reverseById = new Map(reverses.filter((r): r is Attribute => r !== null).map((r) => [r.id, r]));
-    const slugById = new Map(objects.map((o) => [o.id, o.apiSlug]));
     return attributes.map((attribute) => {
       const reverse = attribute.relationshipAttributeId ? reverseById.get(attribute.relationshipAttributeId) : undefined;
       return toAttributeResponse(attribute, reverse ? { attribute: reverse, objectSlug: slugById.get(reverse.containerId) ?? reverse.containerId } : null);

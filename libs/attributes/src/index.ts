@@ -1,0 +1,17 @@
+export { AttributesModule } from './attributes.module';
+export { AttributeCatalog, type CreateAttributeInput, type UpdateAttributeInput } from './application/attribute-catalog';
+export { AttributeDirectory, type AttributesColumn } from './application/attribute-directory';
+export { ATTRIBUTE_HOST, type AttributeHost, type ObjectRef } from './application/attribute-host';
+export { type Attribute, type ContainerKind, type DefaultValue, type NewAttribute, RECORD_SYSTEM_SLUGS, type RecordSystemSlug, assertSlug, isRecordSystemAttribute, isValidSlug } from './domain/attribute';
+export * from './domain/attribute-type';
+export type { SelectOption, Status } from './domain/choice';
+export * from './domain/codecs';
+export { CONTAINER_EVENTS, type Container, type ContainerEventNames, containerEvent, containerEventPayload } from './domain/container';
+export { parseAttributeValues } from './domain/parse-values';
+export type { StoredValue, StoredValueRow } from './domain/stored-value';
+export { invalidValue, valueNotFound } from './domain/value-error';
+export * from './domain/value-key';
+export * from './domain/value-columns';
+export { createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
+export { AttributePresenter } from './interface/http/attribute-presenter';
+export { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './interface/http/attribute.requests';

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import type { Attribute, Container } from '@workbase/attributes';
+import { RecordStore } from '../infrastructure/record.store';
+import { ContainerResolver } from './container-resolver';
+import { RecordAssert } from './record-assert';
+import type { RecordView } from './record-reader';
+import { recordNotFound, RecordService } from './record-service';
+import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+import { type RecordQuery, RecordQueryService } from './query/record-query.service';
+
+/** The container's attributes (archived included) when the caller read them already in this request. */
+export interface KnownAttributes {
+  readonly attributes?: readonly Attribute[];
+}
+
+/** Writes that answer 409 `concurrent_write_conflict` on a record another request is writing, instead of waiting for it. */
+export interface FailFast {
+  readonly failOnConcurrentWrite?: boolean;
+}
+
+/** An entry of a list as other contexts see it: its id and the record it is about. */
+export interface EntryRef {
+  readonly id: string;
+  readonly parentRecordId: string | null;
+}
+
+/** A record as other contexts name it: its object and its id. */
+export interface RecordRef {
+  readonly objectId: string;
+  readonly recordId: string;
+}
+
+/**
+ * The record engine's front door for other contexts (activities, notes, comments, tasks,
+ * meetings): resolve a container, then write, read, query, assert and delete its records. The
+ * engine's stores, SQL and HTTP helpers stay inside `libs/records`.
+ */
+@Injectable()
+export class RecordEngine {
+  constructor(
+    private readonly containers: ContainerResolver,
+    private readonly records: RecordService,
+    private readonly writer: RecordWriter,
+    private readonly asserts: RecordAssert,
+    private readonly queries: RecordQueryService,
+    private readonly store: RecordStore,
+  ) {}
+
+  /** An object of the workspace by slug or id; unknown: 404. */
+  object(workspaceId: string, slugOrId: string): Promise<Container> {
+    return this.containers.object(workspaceId, slugOrId);
+  }
+
+  /** A list of the workspace by slug or id; unknown: 404. */
+  list(workspaceId: string, slugOrId: string): Promise<Container> {
+    return this.containers.list(workspaceId, slugOrId);
+  }
+
+  create(who: WriteActor, container: Container, values: ValuesInput, options: KnownAttributes = {}): Promise<RecordView> {
+    return this.records.create(who, container, values, options);
+  }
+
+  /** PATCH (`append`) or PUT (`overwrite`) of a record's values; answers the record as read after the write. */
+  async update(who: WriteActor, container: Container, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite', options: FailFast = {}): Promise<RecordView> {
+    if (!options.failOnConcurrentWrite) return this.records.update(who, container, recordId, values, mode);
+    const changed = await this.writer.update(who, container, recordId, values, mode, { failOnConcurrentWrite: true });
+    if (changed === null) throw recordNotFound(container, recordId);
+    return this.records.get(container, recordId);
+  }
+
+  /** Creates the record whose unique `matchingAttribute` holds the given value, or updates the one that does. */
+  assert(who: WriteActor, container: Container, matchingAttribute: string, values: ValuesInput, options: FailFast = {}): Promise<{ recordId: string; created: boolean }> {
+    return this.asserts.execute(who, container, matchingAttribute, values, options);
+  }
+
+  read(container: Container, recordId: string, options: KnownAttributes = {}): Promise<RecordView> {
+    return this.records.get(container, recordId, options);
+  }
+
+  query(container: Container, query: RecordQuery, options: KnownAttributes = {}): Promise<RecordView[]> {
+    return this.queries.query(container, query, undefined, options.attributes);
+  }
+
+  /** Deletes a record with what hangs off it (entries, references, listeners' data) and records its event. */
+  async delete(who: WriteActor, container: Container, recordId: string, options: FailFast = {}): Promise<void> {
+    // Locked first without waiting, so that a record another request is writing is a 409; the delete then re-locks it (held already).
+    if (options.failOnConcurrentWrite) await this.writer.lockForWrite(who.workspaceId, container, recordId, true);
+    await this.records.delete(who, container, recordId);
+  }
+
+  /** Removes every record of a container that is itself being removed (its values and unique claims cascade); no events. */
+  async deleteAllOf(container: Container): Promise<void> {
+    await this.store.deleteAllOfContainer(container.workspaceId, container.id);
+  }
+
+  /** Which of `recordIds` are records of the container (an object's id, a list's id). */
+  existingIds(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<Set<string>> {
+    return this.store.existingIds(workspaceId, containerId, recordIds);
+  }
+
+  /** An entry of the list, or null. */
+  async entry(list: Container, entryId: string): Promise<EntryRef | null> {
+    const row = await this.store.findRecord(list.workspaceId, list.id, entryId);
+    return row && { id: row.id, parentRecordId: row.parentRecordId };
+  }
+
+  /** The object and id of any record of the workspace, or null. */
+  async recordById(workspaceId: string, recordId: string): Promise<RecordRef | null> {
+    const row = await this.store.findRecordById(workspaceId, recordId);
+    return row && { objectId: row.containerId, recordId: row.id };
+  }
+
+  /** Records of the container holding the given current values of a unique attribute (by value key), or none if it is not unique. */
+  async findByUniqueValues(container: Container, attribute: Attribute, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
+    if (!attribute.isUnique || attribute.containerId !== container.id) return [];
+    return this.store.findByUniqueKeys(container.workspaceId, attribute.id, keys);
+  }
+}
+

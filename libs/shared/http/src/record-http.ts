@@ -1,0 +1,14 @@
+import { ParseUUIDPipe } from '@nestjs/common';
+import { type Actor, NotFoundError } from '@workbase/shared/kernel';
+import type { AuthContext } from './auth-context';
+
+/** The `{}` answered by deletes. */
+export class EmptyResponse {}
+
+/** A `{record_id}` path segment: anything but a UUID is an unknown record (404), as the reference API answers. */
+export const recordIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Record not found: record_id must be a UUID.') });
+
+/** Who writes a record, from the request's token: its workspace, its actor, and its member (for `current-user` defaults). */
+export function writeActor(auth: AuthContext): { readonly workspaceId: string; readonly actor: Actor; readonly memberId: string | null } {
+  return { workspaceId: auth.workspaceId, actor: auth.actor, memberId: auth.memberId };
+}
