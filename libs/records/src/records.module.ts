@@ -20,12 +20,12 @@ import { ListEntriesController, ListsController } from './interface/http/lists.c
 import { WriteLookupsFactory } from './application/write-lookups';
 import { ObjectRepository } from './infrastructure/object.repository';
 import { RECORDS_ORM_ENTITIES } from './infrastructure/orm-entities';
-import { RecordStore } from './infrastructure/record.store';
+import { RecordStore } from './infrastructure/record.repository';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
 import { ObjectsController } from './interface/http/objects.controller';
 import { RecordSearch } from './application/record-search';
-import { RecordEntriesStore } from './infrastructure/record-entries.store';
-import { RecordSearchStore } from './infrastructure/record-search.store';
+import { RecordEntriesStore } from './infrastructure/record-entries.repository';
+import { RecordSearchStore } from './infrastructure/record-search.repository';
 import { RecordLinksController } from './interface/http/record-links.controller';
 
 @Injectable()

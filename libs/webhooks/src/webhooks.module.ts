@@ -6,7 +6,7 @@ import { FanOut } from './application/fan-out';
 import { TargetValidator } from './application/target-validator';
 import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from './application/webhook-commands';
 import { WebhookWorker } from './application/webhook-worker';
-import { DeliveryStore } from './infrastructure/delivery-store';
+import { DeliveryStore } from './infrastructure/delivery.repository';
 import { SafeHttpClient } from './infrastructure/safe-http-client';
 import { WebhookRepository } from './infrastructure/webhook.repository';
 import { WebhooksController } from './interface/http/webhooks.controller';

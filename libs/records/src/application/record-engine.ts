@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Attribute, Container } from '@workbase/attributes';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordStore } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';
 import { RecordAssert } from './record-assert';
 import type { RecordView } from './record-reader';

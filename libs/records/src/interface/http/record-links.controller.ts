@@ -5,8 +5,8 @@ import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel'
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
 import { RecordService, recordNotFound } from '../../application/record-service';
-import { RecordEntriesStore } from '../../infrastructure/record-entries.store';
-import { RecordStore } from '../../infrastructure/record.store';
+import { RecordEntriesStore } from '../../infrastructure/record-entries.repository';
+import { RecordStore } from '../../infrastructure/record.repository';
 import { ValuesQuery } from './query-params';
 import {
   RECORD_ENTRIES_PAGE,

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { LimitBodyField, LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
-import type { RecordEntryRow } from '../../infrastructure/record-entries.store';
+import type { RecordEntryRow } from '../../infrastructure/record-entries.repository';
 import type { SearchResult } from '../../application/record-search';
 
 /** Record entries page (reference API: default 100, max 1000). */
