@@ -6,7 +6,7 @@ import { CommentCommands, type CommentTarget } from '../../application/comment-c
 import { CommentQueries, type ThreadListSubject } from '../../application/comment.queries';
 import { parseCommentCreatedAt } from '../../domain/comment';
 import { CommentCreateRequest, ListThreadsQuery, THREADS_PAGE } from './comment.requests';
-import { CommentEnvelope, EmptyBody, ThreadEnvelope, ThreadListEnvelope, toCommentResponse, toThreadResponse } from './comment.response';
+import { CommentEnvelope, EmptyBody, ThreadEnvelope, ThreadListEnvelope, toCommentResponse, toThreadResponse } from './comment.responses';
 import { requireSubjectScopes } from './scope-check';
 
 const commentIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Comment not found: comment_id must be a UUID.') });

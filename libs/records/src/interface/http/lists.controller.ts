@@ -19,8 +19,8 @@ import {
   ListUpdateRequest,
   toEntryResponse,
   toListResponse,
-} from './list-dtos';
-import { RecordQueryRequest } from './requests';
+} from './list.requests';
+import { RecordQueryRequest } from './record.requests';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };
 const entryParam = { name: 'entry_id', description: 'Entry UUID' };

@@ -3,8 +3,8 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ObjectCatalog } from '../../application/object-catalog';
-import { ObjectCreateRequest, ObjectUpdateRequest } from './requests';
-import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './responses';
+import { ObjectCreateRequest, ObjectUpdateRequest } from './record.requests';
+import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './record.responses';
 
 @ApiTags('Objects')
 @UsePipes(RejectNulPipe)

@@ -17,8 +17,8 @@ import {
   SearchResultEnvelope,
   toRecordEntryResponse,
   toSearchResultResponse,
-} from './record-links.dtos';
-import { ValueListEnvelope } from './responses';
+} from './record-link.requests';
+import { ValueListEnvelope } from './record.responses';
 
 const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Entry not found: entry_id must be a UUID.') });
 

@@ -7,7 +7,7 @@ import type { AssigneeRef, LinkedRecordRef } from '../../application/task-refere
 import { TaskQueries } from '../../application/task.queries';
 import { parseDeadline } from '../../domain/task';
 import { ListTasksQuery, type TaskAssigneeInput, TaskCreateRequest, type TaskLinkedRecordInput, TASKS_PAGE, TaskUpdateRequest } from './task.requests';
-import { EmptyBody, TaskEnvelope, TaskListEnvelope, toTaskResponse } from './task.response';
+import { EmptyBody, TaskEnvelope, TaskListEnvelope, toTaskResponse } from './task.responses';
 
 const taskIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Task not found: task_id must be a UUID.') });
 const taskParam = { name: 'task_id', description: 'Task UUID' };

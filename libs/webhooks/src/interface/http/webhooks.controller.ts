@@ -7,7 +7,7 @@ import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { rateTargetKey } from '../../domain/rate-target';
 import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from '../../application/webhook-commands';
 import { WebhookRepository } from '../../infrastructure/webhook.repository';
-import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './requests';
+import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './webhook.requests';
 import {
   DeliveryEnvelope,
   DeliveryListResponse,
@@ -17,7 +17,7 @@ import {
   WebhookEnvelope,
   WebhookListResponse,
   WebhookWithSecretEnvelope,
-} from './responses';
+} from './webhook.responses';
 
 const webhookIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Webhook not found.') });
 const deliveryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Delivery not found.') });
