@@ -5,12 +5,13 @@ import { type Scope, ValidationError } from '@workbase/shared/kernel';
 import { AttributeCatalog } from '../../application/attribute-catalog';
 import type { Container } from '../../domain/container';
 import { AttributePresenter } from './attribute-presenter';
-import { ListAttributesQuery, ShowArchivedQuery } from './attribute.query-params';
 import {
   AttributeCreateRequest,
   AttributeUpdateRequest,
+  ListAttributesQuery,
   OptionCreateRequest,
   OptionUpdateRequest,
+  ShowArchivedQuery,
   StatusCreateRequest,
   StatusUpdateRequest,
 } from './attribute.requests';

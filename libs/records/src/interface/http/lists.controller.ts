@@ -8,18 +8,8 @@ import { ListCatalog } from '../../application/list-catalog';
 import { RecordService } from '../../application/record-service';
 import { ObjectRepository } from '../../infrastructure/object.repository';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
-import {
-  EntryCreateRequest,
-  EntryEnvelope,
-  EntryListEnvelope,
-  EntryUpdateRequest,
-  ListCreateRequest,
-  ListEnvelope,
-  ListListEnvelope,
-  ListUpdateRequest,
-  toEntryResponse,
-  toListResponse,
-} from './list.requests';
+import { EntryCreateRequest, EntryUpdateRequest, ListCreateRequest, ListUpdateRequest } from './list.requests';
+import { EntryEnvelope, EntryListEnvelope, ListEnvelope, ListListEnvelope, toEntryResponse, toListResponse } from './list.responses';
 import { RecordQueryRequest } from './record.requests';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };

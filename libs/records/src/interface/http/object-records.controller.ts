@@ -6,8 +6,7 @@ import { ContainerResolver } from '../../application/container-resolver';
 import { RecordService } from '../../application/record-service';
 import { RecordAssert } from '../../application/record-assert';
 import { RecordQueryService } from '../../application/query/record-query.service';
-import { ValuesQuery } from './query-params';
-import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './record.requests';
+import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
 import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
