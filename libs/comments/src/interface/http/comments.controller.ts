@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Qu
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
-import { CommentCommands, type CommentTarget } from '../../application/comment-commands';
+import { CommentCommands, type CommentTarget } from '../../application/comment.commands';
 import { CommentQueries, type ThreadListSubject } from '../../application/comment.queries';
 import { parseCommentCreatedAt } from '../../domain/comment';
 import { CommentCreateRequest, ListThreadsQuery, THREADS_PAGE } from './comment.requests';

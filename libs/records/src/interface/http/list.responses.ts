@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EntryView } from '../../application/entry-service';
+import type { EntryView } from '../../application/entry.service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
 import { ACCESS_LEVELS, MemberAccessDto } from './list.requests';

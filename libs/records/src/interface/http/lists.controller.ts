@@ -3,9 +3,9 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
-import { EntryService } from '../../application/entry-service';
-import { ListCatalog } from '../../application/list-catalog';
-import { RecordService } from '../../application/record-service';
+import { EntryService } from '../../application/entry.service';
+import { ListCatalog } from '../../application/list.catalog';
+import { RecordService } from '../../application/record.service';
 import { ObjectRepository } from '../../infrastructure/object.repository';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import { EntryCreateRequest, EntryUpdateRequest, ListCreateRequest, ListUpdateRequest } from './list.requests';

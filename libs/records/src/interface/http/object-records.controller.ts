@@ -3,7 +3,7 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
-import { RecordService } from '../../application/record-service';
+import { RecordService } from '../../application/record.service';
 import { RecordAssert } from '../../application/record-assert';
 import { RecordQueryService } from '../../application/query/record-query.service';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';

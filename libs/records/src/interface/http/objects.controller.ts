@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Get, Param, Patch, Post, UsePipes } from '@
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ObjectCatalog } from '../../application/object-catalog';
+import { ObjectCatalog } from '../../application/object.catalog';
 import { ObjectCreateRequest, ObjectUpdateRequest } from './record.requests';
 import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './record.responses';
 

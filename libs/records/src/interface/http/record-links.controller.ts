@@ -4,7 +4,7 @@ import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, recordIdPipe,
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
-import { RecordService, recordNotFound } from '../../application/record-service';
+import { RecordService, recordNotFound } from '../../application/record.service';
 import { RecordEntriesStore } from '../../infrastructure/record-entries.repository';
 import { RecordStore } from '../../infrastructure/record.repository';
 import { RECORD_ENTRIES_PAGE, RecordEntriesQuery, RecordSearchRequest, SEARCH_LIMIT } from './record-link.requests';

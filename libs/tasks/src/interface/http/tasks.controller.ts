@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, P
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
-import { TaskCommands } from '../../application/task-commands';
+import { TaskCommands } from '../../application/task.commands';
 import type { AssigneeRef, LinkedRecordRef } from '../../application/task-references';
 import { TaskQueries } from '../../application/task.queries';
 import { parseDeadline } from '../../domain/task';

@@ -5,7 +5,9 @@ import { type AuthContext, ApiStandardErrors, CurrentAuth, pageOf, RequireScopes
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { rateTargetKey } from '../../domain/rate-target';
-import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from '../../application/webhook-commands';
+import { CreateWebhookUseCase } from '../../application/create-webhook.use-case';
+import { DeleteWebhookUseCase } from '../../application/delete-webhook.use-case';
+import { UpdateWebhookUseCase } from '../../application/update-webhook.use-case';
 import { WebhookRepository } from '../../infrastructure/webhook.repository';
 import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './webhook.requests';
 import {
