@@ -16,7 +16,7 @@ import { AttributeCatalog } from '@workbase/attributes';
 // White-box: the bench runs the engine's compiled statements directly.
 import { ContainerResolver } from '../libs/records/src/application/container-resolver';
 import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';
-import { pageStatement } from '../libs/records/src/infrastructure/record.store';
+import { pageStatement } from '../libs/records/src/infrastructure/record.repository';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
 import { ensureDatabase, runMigrations, startEmbeddedPostgres, withDatabase } from '@workbase/shared/persistence';

@@ -13,7 +13,7 @@ import type { Pool, PoolClient } from 'pg';
 // White-box: the bench runs the engine's compiled statements directly.
 import { ContainerResolver } from '../libs/records/src/application/container-resolver';
 import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';
-import { pageStatement } from '../libs/records/src/infrastructure/record.store';
+import { pageStatement } from '../libs/records/src/infrastructure/record.repository';
 import { type DatasetAttributes, generatePeople } from './records-dataset';
 import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, runBench } from './support';
 

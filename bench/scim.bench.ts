@@ -18,7 +18,7 @@ import { MemberProvisioning } from '@workbase/access';
 import type { Pool } from 'pg';
 import { parseFilter } from '../libs/scim/src/domain/filter';
 import { compileFilter } from '../libs/scim/src/infrastructure/filter-sql';
-import { USER_FILTER_TARGET } from '../libs/scim/src/infrastructure/scim-user.store';
+import { USER_FILTER_TARGET } from '../libs/scim/src/infrastructure/scim-user.repository';
 import { appendResults, createBenchWorkspace, runBench } from './support';
 
 const USERS = Number(process.env.BENCH_USERS ?? 10_000);

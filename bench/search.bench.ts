@@ -25,7 +25,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import type { TransactionRunner } from '@workbase/shared/persistence';
-import { RecordSearchStore } from '../libs/records/src/infrastructure/record-search.store';
+import { RecordSearchStore } from '../libs/records/src/infrastructure/record-search.repository';
 import { appendResults, type BenchEnvironment, jsonClient, runBench, sequentialLatency } from './support';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);

@@ -1,6 +1,6 @@
 import { AttributeCatalog, type Container } from '@workbase/attributes';
 // White-box: the engine's service itself, not the front door.
-import { RecordService } from '../../libs/records/src/application/record-service';
+import { RecordService } from '../../libs/records/src/application/record.service';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';

@@ -316,8 +316,8 @@ describe('SCIM RFC rules', () => {
         [ws.workspaceId],
       );
       await db.query(`ANALYZE workspace_members; ANALYZE workspace_invites; ANALYZE scim_user_emails; ANALYZE teams`);
-      const { USER_FILTER_TARGET } = await import('../../libs/scim/src/infrastructure/scim-user.store');
-      const { GROUP_FILTER_TARGET } = await import('../../libs/scim/src/infrastructure/scim-group.store');
+      const { USER_FILTER_TARGET } = await import('../../libs/scim/src/infrastructure/scim-user.repository');
+      const { GROUP_FILTER_TARGET } = await import('../../libs/scim/src/infrastructure/scim-group.repository');
       const { compileFilter } = await import('../../libs/scim/src/infrastructure/filter-sql');
       const { parseFilter } = await import('../../libs/scim/src/domain/filter');
       const plan = async (table: string, target: typeof USER_FILTER_TARGET, filter: string) => {

@@ -7,7 +7,7 @@ import { IssueTokenUseCase } from './application/issue-token.use-case';
 import { RevokeTokenUseCase } from './application/revoke-token.use-case';
 import { SetMemberPasswordUseCase } from './application/set-member-password.use-case';
 import { TokenIntrospectionQuery } from './application/token-introspection.query';
-import { MemberDirectory } from './application/member-directory';
+import { MemberDirectory } from './application/member.directory';
 import { MemberProvisioning } from './application/member-provisioning';
 import { WorkspaceLookup } from './application/workspace-lookup';
 import { ApiTokenOrmEntity } from './infrastructure/api-token.orm-entity';

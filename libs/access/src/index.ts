@@ -7,7 +7,7 @@ export { RevokeTokenUseCase } from './application/revoke-token.use-case';
 export { TokenIntrospectionQuery, type Introspection } from './application/token-introspection.query';
 export { WorkspaceLookup } from './application/workspace-lookup';
 export { MemberProvisioning, type ProvisionedMemberFields } from './application/member-provisioning';
-export { MemberDirectory, type MemberCredentials, type MemberRef } from './application/member-directory';
+export { MemberDirectory, type MemberCredentials, type MemberRef } from './application/member.directory';
 export { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from './application/workspace-initializer';
 export { type Workspace, type WorkspaceMember } from './domain/workspace';
 export { hashPassword, needsRehash, verifyPassword } from './domain/password';

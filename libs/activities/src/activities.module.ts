@@ -3,7 +3,7 @@ import { AttributesModule, type Container, type ContainerLookup, createAttribute
 import { RecordsModule } from '@workbase/records';
 import { RejectNulPipe } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ActivityCatalog } from './application/activity-catalog';
+import { ActivityCatalog } from './application/activity.catalog';
 import { ActivityRecords } from './application/activity-records';
 import { PhoneCallsInitializer } from './application/phone-calls.initializer';
 import { SchemaAttributes } from './application/schema-attributes';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AttributeCatalog } from './application/attribute-catalog';
-import { AttributeDirectory } from './application/attribute-directory';
+import { AttributeCatalog } from './application/attribute.catalog';
+import { AttributeDirectory } from './application/attribute.directory';
 import { AttributeRepository } from './infrastructure/attribute.repository';
 import { OptionRepository } from './infrastructure/option.repository';
 import { ATTRIBUTES_ORM_ENTITIES } from './infrastructure/orm-entities';

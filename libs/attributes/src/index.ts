@@ -1,6 +1,6 @@
 export { AttributesModule } from './attributes.module';
-export { AttributeCatalog, type CreateAttributeInput, type UpdateAttributeInput } from './application/attribute-catalog';
-export { AttributeDirectory, type AttributesColumn } from './application/attribute-directory';
+export { AttributeCatalog, type CreateAttributeInput, type UpdateAttributeInput } from './application/attribute.catalog';
+export { AttributeDirectory, type AttributesColumn } from './application/attribute.directory';
 export { ATTRIBUTE_HOST, type AttributeHost, type ObjectRef } from './application/attribute-host';
 export { type Attribute, type ContainerKind, type DefaultValue, type NewAttribute, RECORD_SYSTEM_SLUGS, type RecordSystemSlug, assertSlug, isRecordSystemAttribute, isValidSlug } from './domain/attribute';
 export * from './domain/attribute-type';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
-import { CommentCommands } from './application/comment-commands';
+import { CommentCommands } from './application/comment.commands';
 import { CommentQueries } from './application/comment.queries';
 import { DeleteRecordCommentsListener } from './application/delete-record-comments.listener';
 import { CommentRepository } from './infrastructure/comment.repository';

@@ -7,7 +7,7 @@ import { CallRecordings } from './application/call-recordings';
 import { CallRecordingRepository } from './infrastructure/call-recording.repository';
 import { CallRecordingsController } from './interface/http/call-recordings.controller';
 import { CreateMeetingUseCase } from './application/create-meeting.use-case';
-import { MeetingDirectory } from './application/meeting-directory';
+import { MeetingDirectory } from './application/meeting.directory';
 import { MeetingQueries } from './application/meeting.queries';
 import { MeetingRepository } from './infrastructure/meeting.repository';
 import { MeetingsController } from './interface/http/meetings.controller';

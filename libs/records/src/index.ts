@@ -7,5 +7,5 @@ export type { RecordView, ValueEnvelope } from './application/record-reader';
 export type { RecordQuery } from './application/query/record-query.service';
 export { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './application/record-deletion-listener';
 // Request and response shapes of record endpoints, for contexts that serve records on their own paths (activities).
-export { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './interface/http/requests';
-export { RecordEnvelope, RecordListEnvelope, toRecordResponse } from './interface/http/responses';
+export { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './interface/http/record.requests';
+export { RecordEnvelope, RecordListEnvelope, toRecordResponse } from './interface/http/record.responses';

@@ -5,27 +5,27 @@ import { AttributesModule, type Container, type ContainerLookup, createAttribute
 import { RecordAttributeHost } from './application/record-attribute-host';
 import { RecordEngine } from './application/record-engine';
 import { ContainerResolver } from './application/container-resolver';
-import { ObjectCatalog } from './application/object-catalog';
+import { ObjectCatalog } from './application/object.catalog';
 import { RecordMatcher } from './application/record-matcher';
 import { RecordAssert } from './application/record-assert';
 import { RecordQueryService } from './application/query/record-query.service';
 import { RecordReader } from './application/record-reader';
-import { RecordService } from './application/record-service';
+import { RecordService } from './application/record.service';
 import { RecordWriter } from './application/record-writer';
 import { StandardObjectsInitializer } from './application/standard-objects.initializer';
-import { EntryService } from './application/entry-service';
-import { ListCatalog } from './application/list-catalog';
+import { EntryService } from './application/entry.service';
+import { ListCatalog } from './application/list.catalog';
 import { ListRepository } from './infrastructure/list.repository';
 import { ListEntriesController, ListsController } from './interface/http/lists.controller';
 import { WriteLookupsFactory } from './application/write-lookups';
 import { ObjectRepository } from './infrastructure/object.repository';
 import { RECORDS_ORM_ENTITIES } from './infrastructure/orm-entities';
-import { RecordStore } from './infrastructure/record.store';
+import { RecordStore } from './infrastructure/record.repository';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
 import { ObjectsController } from './interface/http/objects.controller';
 import { RecordSearch } from './application/record-search';
-import { RecordEntriesStore } from './infrastructure/record-entries.store';
-import { RecordSearchStore } from './infrastructure/record-search.store';
+import { RecordEntriesStore } from './infrastructure/record-entries.repository';
+import { RecordSearchStore } from './infrastructure/record-search.repository';
 import { RecordLinksController } from './interface/http/record-links.controller';
 
 @Injectable()

@@ -1,8 +1,8 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { ScimGroupsService } from './application/scim-groups.service';
 import { ScimUsersService } from './application/scim-users.service';
-import { ScimGroupStore } from './infrastructure/scim-group.store';
-import { ScimUserStore } from './infrastructure/scim-user.store';
+import { ScimGroupStore } from './infrastructure/scim-group.repository';
+import { ScimUserStore } from './infrastructure/scim-user.repository';
 import { ScimDiscoveryController } from './interface/http/scim-discovery.controller';
 import { ScimGroupsController } from './interface/http/scim-groups.controller';
 import { ScimUnsupportedMiddleware } from './interface/http/scim-unsupported.middleware';

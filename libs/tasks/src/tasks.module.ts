@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
-import { TaskCommands } from './application/task-commands';
+import { TaskCommands } from './application/task.commands';
 import { TaskReferences } from './application/task-references';
 import { TaskQueries } from './application/task.queries';
 import { TaskRepository } from './infrastructure/task.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Container } from '@workbase/attributes';
 import { RecordEngine, type RecordView, type ValuesInput, type WriteActor } from '@workbase/records';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { ActivityCatalog } from './activity-catalog';
+import { ActivityCatalog } from './activity.catalog';
 
 export interface ActivityRecordQuery {
   readonly filter?: unknown;

@@ -3,7 +3,7 @@ import { RecordEngine } from '@workbase/records';
 import { NotFoundError } from '@workbase/shared/kernel';
 import type { Comment, Thread } from '../domain/comment';
 import { CommentRepository, type ThreadFilter } from '../infrastructure/comment.repository';
-import { commentNotFound } from './comment-commands';
+import { commentNotFound } from './comment.commands';
 
 export type ThreadListSubject = { readonly object: string; readonly recordId: string } | { readonly list: string; readonly entryId: string } | null;
 

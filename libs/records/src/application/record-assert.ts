@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { CODECS, AttributeDirectory, type Container } from '@workbase/attributes';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordStore } from '../infrastructure/record.repository';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 import { WriteLookupsFactory } from './write-lookups';
 

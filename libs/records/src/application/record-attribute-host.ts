@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Attribute, AttributeHost, ObjectRef, WriteLookups } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordStore } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';
 
 /** The record engine as the attribute catalogue's host: its objects, its write lookups, its unique-value claims. */

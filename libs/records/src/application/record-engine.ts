@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Attribute, Container } from '@workbase/attributes';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordStore } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';
 import { RecordAssert } from './record-assert';
 import type { RecordView } from './record-reader';
-import { recordNotFound, RecordService } from './record-service';
+import { recordNotFound, RecordService } from './record.service';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 

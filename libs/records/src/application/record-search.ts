@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
 import type { Attribute, Container } from '@workbase/attributes';
-import { RecordSearchStore, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.store';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordSearchStore, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.repository';
+import { RecordStore } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';
 
 /** Who the search runs as. Workbase has no per-member record permissions, so both see the same records. */

@@ -3,7 +3,7 @@ import { type Actor, ConflictError, DomainError, type DomainEvent, newId, Valida
 import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute, type ReadContext, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, CONTAINER_EVENTS, type Container, containerEvent } from '@workbase/attributes';
 import { planValues, type WriteMode } from '../domain/value-plan';
-import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.store';
+import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface WriteActor {

@@ -3,7 +3,7 @@ import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
 import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordStore } from '../infrastructure/record.repository';
 import { RecordMatcher } from './record-matcher';
 
 const ENVELOPE_KEYS = new Set(['active_from', 'active_until', 'created_by_actor', 'attribute_type']);

@@ -6,7 +6,7 @@ import { readPatchRequest } from '../domain/patch';
 import { assertVersionMatches } from '../domain/preconditions';
 import { scimBadRequest, scimUniquenessConflict } from '../domain/scim-error';
 import { applyGroupPatch, type GroupMemberRef, readGroupBody } from '../domain/scim-group';
-import { ScimGroupStore, type TeamRecord } from '../infrastructure/scim-group.store';
+import { ScimGroupStore, type TeamRecord } from '../infrastructure/scim-group.repository';
 import type { Page } from './scim-users.service';
 import { uniqueViolationAsConflict } from './unique-violation';
 

@@ -24,7 +24,7 @@ import {
   type ScimUserRecord,
   type UserDocument,
 } from '../domain/scim-user';
-import { ScimUserStore, type UserWrite } from '../infrastructure/scim-user.store';
+import { ScimUserStore, type UserWrite } from '../infrastructure/scim-user.repository';
 import { uniqueViolationAsConflict } from './unique-violation';
 
 export interface Page {

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
 import { DeliveryQueue, type FetchedJob, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
-import { DeliveryStore } from '../infrastructure/delivery-store';
+import { DeliveryStore } from '../infrastructure/delivery.repository';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliverySlots } from './delivery-slots';
 import { FanOut } from './fan-out';

@@ -2,7 +2,7 @@ import { Controller, Get, Headers } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { presentedToken, Public } from '@workbase/shared/http';
 import { TokenIntrospectionQuery } from '../../application/token-introspection.query';
-import { SelfResponse } from './self.response';
+import { SelfResponse } from './self.responses';
 
 @ApiTags('Meta')
 @Controller('v2/self')

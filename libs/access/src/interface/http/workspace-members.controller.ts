@@ -7,7 +7,7 @@ import {
   toWorkspaceMemberResponse,
   WorkspaceMemberEnvelope,
   WorkspaceMemberListResponse,
-} from './workspace-member.response';
+} from './workspace-member.responses';
 
 @ApiTags('Workspace members')
 @Controller('v2/workspace_members')

@@ -2,9 +2,9 @@ import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, 
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ActivityCatalog } from '../../application/activity-catalog';
-import { ActivityCreateRequest, ActivityUpdateRequest, ListActivitiesQuery } from './requests';
-import { ActivityEnvelope, ActivityListEnvelope, toActivityResponse } from './responses';
+import { ActivityCatalog } from '../../application/activity.catalog';
+import { ActivityCreateRequest, ActivityUpdateRequest, ListActivitiesQuery } from './activity.requests';
+import { ActivityEnvelope, ActivityListEnvelope, toActivityResponse } from './activity.responses';
 
 const activityParam = { name: 'activity', description: 'Activity UUID or api_slug' };
 

@@ -4,7 +4,7 @@ import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from '@workbase/r
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityRecords } from '../../application/activity-records';
-import { ActivityRecordEnvelope, ActivityRecordListEnvelope, toActivityRecordResponse } from './responses';
+import { ActivityRecordEnvelope, ActivityRecordListEnvelope, toActivityRecordResponse } from './activity.responses';
 
 const activityParam = { name: 'activity', description: 'Activity UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Activity record UUID; records have no slug, so anything else is a 404' };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { NamesAFieldToChange } from '@workbase/shared/http';
+import { LimitQueryParam, NamesAFieldToChange, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 /** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
@@ -89,4 +89,20 @@ export class StatusUpdateData extends OptionUpdateData {
 
 export class StatusUpdateRequest {
   @ApiProperty({ type: StatusUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
+}
+
+export class ShowArchivedQuery {
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Include archived entries' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  show_archived?: boolean;
+}
+
+export class ListAttributesQuery extends ShowArchivedQuery {
+  @LimitQueryParam({ max: 1000, description: 'Page size, 1–1000; all attributes when omitted' })
+  limit?: number;
+
+  @OffsetQueryParam()
+  offset?: number;
 }

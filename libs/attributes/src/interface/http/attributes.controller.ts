@@ -2,15 +2,16 @@ import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, typ
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { type Scope, ValidationError } from '@workbase/shared/kernel';
-import { AttributeCatalog } from '../../application/attribute-catalog';
+import { AttributeCatalog } from '../../application/attribute.catalog';
 import type { Container } from '../../domain/container';
 import { AttributePresenter } from './attribute-presenter';
-import { ListAttributesQuery, ShowArchivedQuery } from './attribute.query-params';
 import {
   AttributeCreateRequest,
   AttributeUpdateRequest,
+  ListAttributesQuery,
   OptionCreateRequest,
   OptionUpdateRequest,
+  ShowArchivedQuery,
   StatusCreateRequest,
   StatusUpdateRequest,
 } from './attribute.requests';

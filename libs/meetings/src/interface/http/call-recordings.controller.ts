@@ -4,7 +4,7 @@ import { ApiStandardErrors, type AuthContext, CurrentAuth, CursorCodec, RejectNu
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CallRecordings } from '../../application/call-recordings';
 import { CALL_RECORDINGS_PAGE, CallRecordingCreateRequest, ListCallRecordingsQuery, TRANSCRIPT_PAGE, TranscriptQuery } from './call-recording.requests';
-import { CallRecordingEnvelope, CallRecordingPageEnvelope, toCallRecordingResponse, toTranscriptResponse, TranscriptPageEnvelope } from './call-recording.response';
+import { CallRecordingEnvelope, CallRecordingPageEnvelope, toCallRecordingResponse, toTranscriptResponse, TranscriptPageEnvelope } from './call-recording.responses';
 
 const meetingIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Meeting not found: meeting_id must be a UUID.') });
 const recordingIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Call recording not found: call_recording_id must be a UUID.') });

@@ -7,7 +7,7 @@ import { MeetingQueries } from '../../application/meeting.queries';
 import { normaliseEmail } from '../../domain/meeting';
 import { parseInstant, parseTimeZone } from '../../domain/meeting-time';
 import { ListMeetingsQuery, MEETINGS_PAGE, MeetingCreateRequest } from './meeting.requests';
-import { MeetingEnvelope, MeetingPageEnvelope, toMeetingResponse } from './meeting.response';
+import { MeetingEnvelope, MeetingPageEnvelope, toMeetingResponse } from './meeting.responses';
 
 const meetingIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Meeting not found: meeting_id must be a UUID.') });
 const CURSOR_KIND = 'meetings';

@@ -7,7 +7,7 @@ import { DeleteNoteUseCase } from '../../application/delete-note.use-case';
 import { NoteQueries } from '../../application/note.queries';
 import { UpdateNoteUseCase } from '../../application/update-note.use-case';
 import { ListNotesQuery, NOTES_PAGE, NoteCreateRequest, NoteUpdateRequest } from './note.requests';
-import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './note.response';
+import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './note.responses';
 
 const noteIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Note not found: note_id must be a UUID.') });
 const noteParam = { name: 'note_id', description: 'Note UUID' };

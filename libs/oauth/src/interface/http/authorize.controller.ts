@@ -10,7 +10,7 @@ import { SESSION_LIFETIME_SECONDS, SIGN_IN_LOCK_SECONDS, SignInService } from '.
 import { withQuery } from '../../domain/redirect-uri';
 import { describeScopesForConsent } from '../../domain/scope-wording';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_CSRF_COOKIE } from './cookies';
-import { ConsentForm, SignInForm } from './forms.request';
+import { ConsentForm, SignInForm } from './authorize.requests';
 import { consentPage, errorPage, signInPage } from './pages';
 
 const CONSENT_PURPOSE = 'consent';

@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { Public } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { CODE_CHALLENGE_METHODS } from '../../domain/pkce';
-import { AuthorizationServerMetadataResponse } from './token.response';
+import { AuthorizationServerMetadataResponse } from './token.responses';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 

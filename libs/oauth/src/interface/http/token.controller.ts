@@ -17,8 +17,8 @@ import { type AuthenticatedClient, ClientAuthenticator } from '../../application
 import { ExchangeCodeUseCase, type TokenResponseBody } from '../../application/exchange-code.use-case';
 import { type IntrospectionCaller, TokenEndpointsService } from '../../application/token-endpoints.service';
 import { OAuthError } from '../../domain/oauth.errors';
-import { TokenOperationRequest, TokenRequest } from './token.request';
-import { IntrospectionResponse, OAuthErrorResponse, TokenResponse } from './token.response';
+import { TokenOperationRequest, TokenRequest } from './token.requests';
+import { IntrospectionResponse, OAuthErrorResponse, TokenResponse } from './token.responses';
 
 type FormBody = Record<string, unknown> | undefined;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Attribute, isPlainObject, AttributeDirectory, type Container } from '@workbase/attributes';
 import { ObjectRepository } from '../../infrastructure/object.repository';
-import { type QueryBranch, RecordStore } from '../../infrastructure/record.store';
+import { type QueryBranch, RecordStore } from '../../infrastructure/record.repository';
 import { RecordReader, type RecordView } from '../record-reader';
 import { type AttributeScope, type CompileContext, FilterCompiler } from './filter-compiler';
 import { filterError } from './filter-error';

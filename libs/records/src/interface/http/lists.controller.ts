@@ -3,24 +3,14 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
-import { EntryService } from '../../application/entry-service';
-import { ListCatalog } from '../../application/list-catalog';
-import { RecordService } from '../../application/record-service';
+import { EntryService } from '../../application/entry.service';
+import { ListCatalog } from '../../application/list.catalog';
+import { RecordService } from '../../application/record.service';
 import { ObjectRepository } from '../../infrastructure/object.repository';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
-import {
-  EntryCreateRequest,
-  EntryEnvelope,
-  EntryListEnvelope,
-  EntryUpdateRequest,
-  ListCreateRequest,
-  ListEnvelope,
-  ListListEnvelope,
-  ListUpdateRequest,
-  toEntryResponse,
-  toListResponse,
-} from './list-dtos';
-import { RecordQueryRequest } from './requests';
+import { EntryCreateRequest, EntryUpdateRequest, ListCreateRequest, ListUpdateRequest } from './list.requests';
+import { EntryEnvelope, EntryListEnvelope, ListEnvelope, ListListEnvelope, toEntryResponse, toListResponse } from './list.responses';
+import { RecordQueryRequest } from './record.requests';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };
 const entryParam = { name: 'entry_id', description: 'Entry UUID' };

@@ -3,12 +3,11 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
-import { RecordService } from '../../application/record-service';
+import { RecordService } from '../../application/record.service';
 import { RecordAssert } from '../../application/record-assert';
 import { RecordQueryService } from '../../application/query/record-query.service';
-import { ValuesQuery } from './query-params';
-import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from './requests';
-import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './responses';
+import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
+import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };

@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Get, Param, Patch, Post, UsePipes } from '@
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ObjectCatalog } from '../../application/object-catalog';
-import { ObjectCreateRequest, ObjectUpdateRequest } from './requests';
-import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './responses';
+import { ObjectCatalog } from '../../application/object.catalog';
+import { ObjectCreateRequest, ObjectUpdateRequest } from './record.requests';
+import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './record.responses';
 
 @ApiTags('Objects')
 @UsePipes(RejectNulPipe)

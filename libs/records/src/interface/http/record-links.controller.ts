@@ -4,21 +4,13 @@ import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, recordIdPipe,
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
-import { RecordService, recordNotFound } from '../../application/record-service';
-import { RecordEntriesStore } from '../../infrastructure/record-entries.store';
-import { RecordStore } from '../../infrastructure/record.store';
-import { ValuesQuery } from './query-params';
-import {
-  RECORD_ENTRIES_PAGE,
-  RecordEntriesQuery,
-  RecordEntryListEnvelope,
-  RecordSearchRequest,
-  SEARCH_LIMIT,
-  SearchResultEnvelope,
-  toRecordEntryResponse,
-  toSearchResultResponse,
-} from './record-links.dtos';
-import { ValueListEnvelope } from './responses';
+import { RecordService, recordNotFound } from '../../application/record.service';
+import { RecordEntriesStore } from '../../infrastructure/record-entries.repository';
+import { RecordStore } from '../../infrastructure/record.repository';
+import { RECORD_ENTRIES_PAGE, RecordEntriesQuery, RecordSearchRequest, SEARCH_LIMIT } from './record-link.requests';
+import { RecordEntryListEnvelope, SearchResultEnvelope, toRecordEntryResponse, toSearchResultResponse } from './record-link.responses';
+import { ValuesQuery } from './record.requests';
+import { ValueListEnvelope } from './record.responses';
 
 const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Entry not found: entry_id must be a UUID.') });
 

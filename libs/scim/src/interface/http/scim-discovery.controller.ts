@@ -5,7 +5,7 @@ import { RequireScopes } from '@workbase/shared/http';
 import { ForbiddenError, NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { SCHEMAS, type SchemaDefinition } from '../../domain/schemas';
 import { SCIM_URN } from '../../domain/urns';
-import { MAX_COUNT } from './scim-list.query';
+import { MAX_COUNT } from './scim-list.requests';
 import { ScimOperation } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ScimListResponse, toListResponse } from './scim.responses';

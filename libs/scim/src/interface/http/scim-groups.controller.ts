@@ -12,7 +12,7 @@ import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
 import { ScimOperation } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { ApiScimListQuery, ApiScimResourceQuery, listParam, pageOf, ScimListParams, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.query';
+import { ApiScimListQuery, ApiScimResourceQuery, listParam, pageOf, ScimListParams, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
 
 const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };

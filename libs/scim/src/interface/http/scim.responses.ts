@@ -3,7 +3,7 @@ import type { GroupMemberRef } from '../../domain/scim-group';
 import { entityTag } from '../../domain/preconditions';
 import { documentOf, type ScimUserRecord } from '../../domain/scim-user';
 import { SCIM_URN } from '../../domain/urns';
-import type { TeamRecord } from '../../infrastructure/scim-group.store';
+import type { TeamRecord } from '../../infrastructure/scim-group.repository';
 
 class ScimMeta {
   @ApiProperty({ example: 'User' }) resourceType!: string;

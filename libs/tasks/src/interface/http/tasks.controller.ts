@@ -2,12 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, P
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
-import { TaskCommands } from '../../application/task-commands';
+import { TaskCommands } from '../../application/task.commands';
 import type { AssigneeRef, LinkedRecordRef } from '../../application/task-references';
 import { TaskQueries } from '../../application/task.queries';
 import { parseDeadline } from '../../domain/task';
 import { ListTasksQuery, type TaskAssigneeInput, TaskCreateRequest, type TaskLinkedRecordInput, TASKS_PAGE, TaskUpdateRequest } from './task.requests';
-import { EmptyBody, TaskEnvelope, TaskListEnvelope, toTaskResponse } from './task.response';
+import { EmptyBody, TaskEnvelope, TaskListEnvelope, toTaskResponse } from './task.responses';
 
 const taskIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Task not found: task_id must be a UUID.') });
 const taskParam = { name: 'task_id', description: 'Task UUID' };

@@ -5,9 +5,11 @@ import { type AuthContext, ApiStandardErrors, CurrentAuth, pageOf, RequireScopes
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { rateTargetKey } from '../../domain/rate-target';
-import { CreateWebhookUseCase, DeleteWebhookUseCase, UpdateWebhookUseCase } from '../../application/webhook-commands';
+import { CreateWebhookUseCase } from '../../application/create-webhook.use-case';
+import { DeleteWebhookUseCase } from '../../application/delete-webhook.use-case';
+import { UpdateWebhookUseCase } from '../../application/update-webhook.use-case';
 import { WebhookRepository } from '../../infrastructure/webhook.repository';
-import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './requests';
+import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './webhook.requests';
 import {
   DeliveryEnvelope,
   DeliveryListResponse,
@@ -17,7 +19,7 @@ import {
   WebhookEnvelope,
   WebhookListResponse,
   WebhookWithSecretEnvelope,
-} from './responses';
+} from './webhook.responses';
 
 const webhookIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Webhook not found.') });
 const deliveryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Delivery not found.') });

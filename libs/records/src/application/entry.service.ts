@@ -4,10 +4,10 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Attribute, Container } from '@workbase/attributes';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { RecordStore } from '../infrastructure/record.store';
+import { RecordStore } from '../infrastructure/record.repository';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
-import { recordNotFound } from './record-service';
+import { recordNotFound } from './record.service';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 
 export interface EntryView {

@@ -1,4 +1,4 @@
-import { escapeLike, trigramProbes } from './record-search.store';
+import { escapeLike, trigramProbes } from './record-search.repository';
 
 describe('escapeLike', () => {
   it('takes LIKE metacharacters literally', () => {

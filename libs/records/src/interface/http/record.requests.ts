@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_TITLE_LENGTH } from '@workbase/attributes';
-import { LimitBodyField, NamesAFieldToChange, OffsetBodyField } from '@workbase/shared/http';
+import { LimitBodyField, LimitQueryParam, NamesAFieldToChange, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 
 /** Optional, but when the key is present its value is checked: `null` is a 400 naming the field, not "unchanged". */
 const IfPresent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
@@ -76,4 +76,18 @@ export class AssertQuery {
   @IsString()
   @IsNotEmpty()
   matching_attribute!: string;
+}
+
+export class ValuesQuery {
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Include values that were overwritten, oldest first' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  show_historic?: boolean;
+
+  @LimitQueryParam({ max: 1000, description: 'Page size, 1–1000; all values when omitted' })
+  limit?: number;
+
+  @OffsetQueryParam()
+  offset?: number;
 }

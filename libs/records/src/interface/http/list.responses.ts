@@ -1,0 +1,64 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { EntryView } from '../../application/entry.service';
+import type { ListWithAccess } from '../../infrastructure/list.repository';
+import type { ValueEnvelope } from '../../application/record-reader';
+import { ACCESS_LEVELS, MemberAccessDto } from './list.requests';
+
+export class ListResponse {
+  @ApiProperty({ example: { workspace_id: 'uuid', list_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty() api_slug!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: [String], example: ['companies'] }) parent_object!: string[];
+  @ApiProperty({ enum: ACCESS_LEVELS, nullable: true }) workspace_access!: string | null;
+  @ApiProperty({ type: [MemberAccessDto] }) workspace_member_access!: Array<{ workspace_member_id: string; level: string }>;
+  @ApiProperty({ example: { type: 'api-token', id: 'uuid' } }) created_by_actor!: { type: string; id: string | null };
+  @ApiProperty() created_at!: string;
+}
+
+export class ListEnvelope {
+  @ApiProperty({ type: ListResponse }) data!: ListResponse;
+}
+
+export class ListListEnvelope {
+  @ApiProperty({ type: [ListResponse] }) data!: ListResponse[];
+}
+
+export function toListResponse(list: ListWithAccess, parentSlug: string): ListResponse {
+  return {
+    id: { workspace_id: list.workspaceId, list_id: list.id },
+    api_slug: list.apiSlug,
+    name: list.name,
+    parent_object: [parentSlug],
+    workspace_access: list.workspaceAccess,
+    workspace_member_access: list.workspaceMemberAccess,
+    created_by_actor: list.createdBy,
+    created_at: list.createdAt.toISOString(),
+  };
+}
+
+export class EntryResponse {
+  @ApiProperty({ example: { workspace_id: 'uuid', list_id: 'uuid', entry_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty() parent_record_id!: string;
+  @ApiProperty({ example: 'companies' }) parent_object!: string;
+  @ApiProperty() created_at!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } } })
+  entry_values!: Record<string, ValueEnvelope[]>;
+}
+
+export class EntryEnvelope {
+  @ApiProperty({ type: EntryResponse }) data!: EntryResponse;
+}
+
+export class EntryListEnvelope {
+  @ApiProperty({ type: [EntryResponse] }) data!: EntryResponse[];
+}
+
+export function toEntryResponse({ view, parentObjectSlug }: EntryView): EntryResponse {
+  return {
+    id: view.id,
+    parent_record_id: view.parent_record_id ?? '',
+    parent_object: parentObjectSlug,
+    created_at: view.created_at,
+    entry_values: view.values,
+  };
+}
