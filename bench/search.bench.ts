@@ -25,7 +25,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import type { TransactionRunner } from '@workbase/shared/persistence';
-import { RecordSearchStore } from '../libs/records/src/infrastructure/record-search.repository';
+import { RecordSearchRepository } from '../libs/records/src/infrastructure/record-search.repository';
 import { appendResults, type BenchEnvironment, jsonClient, runBench, sequentialLatency } from './support';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
@@ -125,7 +125,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
 
   // The store's own statement through a bare pool: the baseline without HTTP, auth and reading.
   const bareRunner = { manager: () => ({ query: (sql: string, params: unknown[]) => pool.query(sql, params).then((r) => r.rows) }) } as unknown as TransactionRunner;
-  const bare = new RecordSearchStore(bareRunner);
+  const bare = new RecordSearchRepository(bareRunner);
   const searchableAttributes = async () => (
     await pool.query(
       `SELECT id, CASE WHEN api_slug = 'name' THEN 'name' WHEN type = 'email-address' THEN 'email' WHEN type = 'domain' THEN 'domain' ELSE 'phone' END AS kind
@@ -141,7 +141,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
       console.log((await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
       return [];
     } }) } as unknown as TransactionRunner;
-    const explainer = new RecordSearchStore(explaining);
+    const explainer = new RecordSearchRepository(explaining);
     for (const query of ['grace', 'example', 'zzqx', 'company-19.com']) await explainer.search(bench.workspaceId, searchable, query, 25);
   }
 

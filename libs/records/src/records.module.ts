@@ -20,12 +20,12 @@ import { ListEntriesController, ListsController } from './interface/http/lists.c
 import { WriteLookupsFactory } from './application/write-lookups';
 import { ObjectRepository } from './infrastructure/object.repository';
 import { RECORDS_ORM_ENTITIES } from './infrastructure/orm-entities';
-import { RecordStore } from './infrastructure/record.repository';
+import { RecordRepository } from './infrastructure/record.repository';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
 import { ObjectsController } from './interface/http/objects.controller';
 import { RecordSearch } from './application/record-search';
-import { RecordEntriesStore } from './infrastructure/record-entries.repository';
-import { RecordSearchStore } from './infrastructure/record-search.repository';
+import { RecordEntriesRepository } from './infrastructure/record-entries.repository';
+import { RecordSearchRepository } from './infrastructure/record-search.repository';
 import { RecordLinksController } from './interface/http/record-links.controller';
 
 @Injectable()
@@ -71,7 +71,7 @@ const engine = [
   ListCatalog,
   EntryService,
   ObjectRepository,
-  RecordStore,
+  RecordRepository,
   WriteLookupsFactory,
   RecordMatcher,
   RecordWriter,
@@ -88,7 +88,7 @@ const engine = [
 @Module({
   imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), AttributesModule],
   controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
-  providers: [...engine, RecordEngine, RecordAttributeHost, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchStore, RecordEntriesStore],
+  providers: [...engine, RecordEngine, RecordAttributeHost, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchRepository, RecordEntriesRepository],
   exports: [RecordEngine, RecordAttributeHost, StandardObjectsInitializer],
 })
 export class RecordsModule {}

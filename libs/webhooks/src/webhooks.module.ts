@@ -8,7 +8,7 @@ import { CreateWebhookUseCase } from './application/create-webhook.use-case';
 import { DeleteWebhookUseCase } from './application/delete-webhook.use-case';
 import { UpdateWebhookUseCase } from './application/update-webhook.use-case';
 import { WebhookWorker } from './application/webhook-worker';
-import { DeliveryStore } from './infrastructure/delivery.repository';
+import { DeliveryRepository } from './infrastructure/delivery.repository';
 import { SafeHttpClient } from './infrastructure/safe-http-client';
 import { WebhookRepository } from './infrastructure/webhook.repository';
 import { WebhooksController } from './interface/http/webhooks.controller';
@@ -19,7 +19,7 @@ const providers = [
   // Outgoing HTTP under the SSRF policy (the system resolver; tests construct their own).
   { provide: SafeHttpClient, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SafeHttpClient({ allowPrivateTargets: config.webhookAllowPrivateTargets }) },
   WebhookRepository,
-  DeliveryStore,
+  DeliveryRepository,
   TargetValidator,
   CreateWebhookUseCase,
   UpdateWebhookUseCase,

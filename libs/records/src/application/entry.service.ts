@@ -4,7 +4,7 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Attribute, Container } from '@workbase/attributes';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
 import { recordNotFound } from './record.service';
@@ -36,7 +36,7 @@ export class EntryService {
     private readonly transactions: TransactionRunner,
     private readonly lists: ListRepository,
     private readonly objects: ObjectRepository,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly writer: RecordWriter,
     private readonly reader: RecordReader,
     private readonly queries: RecordQueryService,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { CODECS, AttributeDirectory, type Container } from '@workbase/attributes';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
 import { WriteLookupsFactory } from './write-lookups';
 
@@ -16,7 +16,7 @@ export class RecordAssert {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly attributes: AttributeDirectory,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly writer: RecordWriter,
     private readonly lookups: WriteLookupsFactory,
   ) {}

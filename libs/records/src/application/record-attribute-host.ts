@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Attribute, AttributeHost, ObjectRef, WriteLookups } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';
 
 /** The record engine as the attribute catalogue's host: its objects, its write lookups, its unique-value claims. */
@@ -10,7 +10,7 @@ export class RecordAttributeHost implements AttributeHost {
   constructor(
     private readonly objects: ObjectRepository,
     private readonly lookups: WriteLookupsFactory,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
   ) {}
 
   async findObject(workspaceId: string, slugOrId: string): Promise<ObjectRef | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Attribute, Container } from '@workbase/attributes';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';
 import { RecordAssert } from './record-assert';
 import type { RecordView } from './record-reader';
@@ -43,7 +43,7 @@ export class RecordEngine {
     private readonly writer: RecordWriter,
     private readonly asserts: RecordAssert,
     private readonly queries: RecordQueryService,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
   ) {}
 
   /** An object of the workspace by slug or id; unknown: 404. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '@workbase/attributes';
 import type { ObjectDefinition } from '../domain/object-definition';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 
 /** Records linked per value with `if_multiple_matches: "match_all"`. */
 export const MATCH_ALL_LIMIT = 50;
@@ -12,7 +12,7 @@ export const MATCH_ALL_LIMIT = 50;
 export class RecordMatcher {
   constructor(
     private readonly attributes: AttributeDirectory,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly transactions: TransactionRunner,
   ) {}
 

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import type { Actor } from '@workbase/shared/kernel';
 import { type Attribute, AttributeDirectory, isRecordSystemAttribute, CODECS, type ReadContext, type OptionView, type StatusView, CONTAINER_EVENTS, type Container } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.repository';
+import { type RecordRow, RecordRepository, type ValueRowWithRecord } from '../infrastructure/record.repository';
 
 export type ValueEnvelope = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ export interface RecordView {
 export class RecordReader {
   constructor(
     private readonly attributes: AttributeDirectory,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly objects: ObjectRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

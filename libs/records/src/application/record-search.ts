@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
 import type { Attribute, Container } from '@workbase/attributes';
-import { RecordSearchStore, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.repository';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordSearchRepository, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';
 
 /** Who the search runs as. Workbase has no per-member record permissions, so both see the same records. */
@@ -32,14 +32,14 @@ function searchKind(attribute: Attribute): SearchAttributeKind | null {
 
 /**
  * `POST /v2/objects/records/search`: ranks records of the given objects by matches of the query on
- * their names, email addresses, domains and phone numbers (RecordSearchStore has the ranking).
+ * their names, email addresses, domains and phone numbers (RecordSearchRepository has the ranking).
  */
 @Injectable()
 export class RecordSearch {
   constructor(
     private readonly containers: ContainerResolver,
-    private readonly store: RecordSearchStore,
-    private readonly records: RecordStore,
+    private readonly store: RecordSearchRepository,
+    private readonly records: RecordRepository,
     private readonly members: MemberDirectory,
   ) {}
 

@@ -3,7 +3,7 @@ import { type Actor, ConflictError, DomainError, type DomainEvent, newId, Valida
 import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute, type ReadContext, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, CONTAINER_EVENTS, type Container, containerEvent } from '@workbase/attributes';
 import { planValues, type WriteMode } from '../domain/value-plan';
-import { type RecordRow, RecordStore, type ValueRowWithRecord } from '../infrastructure/record.repository';
+import { type RecordRow, RecordRepository, type ValueRowWithRecord } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface WriteActor {
@@ -40,7 +40,7 @@ export class RecordWriter {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly attributes: AttributeDirectory,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly lookups: WriteLookupsFactory,
     private readonly outbox: EventOutbox,
   ) {}

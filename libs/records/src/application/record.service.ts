@@ -3,7 +3,7 @@ import { MemberDirectory } from '@workbase/access';
 import { NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute, AttributeCatalog, type Container, containerEvent } from '@workbase/attributes';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
 import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
@@ -15,7 +15,7 @@ export class RecordService {
     private readonly transactions: TransactionRunner,
     private readonly writer: RecordWriter,
     private readonly reader: RecordReader,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly attributes: AttributeCatalog,
     private readonly workspaces: MemberDirectory,
     private readonly outbox: EventOutbox,

@@ -3,7 +3,7 @@ import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
 import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/attributes';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import { RecordStore } from '../infrastructure/record.repository';
+import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordMatcher } from './record-matcher';
 
 const ENVELOPE_KEYS = new Set(['active_from', 'active_until', 'created_by_actor', 'attribute_type']);
@@ -15,7 +15,7 @@ export class WriteLookupsFactory {
     private readonly options: AttributeDirectory,
     private readonly members: MemberDirectory,
     private readonly objects: ObjectRepository,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly matcher: RecordMatcher,
   ) {}
 

@@ -11,7 +11,7 @@ export interface RecordEntryRow {
 
 /** The list entries whose parent is a record, through `records_parent` (workspace_id, parent_record_id). */
 @Injectable()
-export class RecordEntriesStore {
+export class RecordEntriesRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
   async entriesOf(workspaceId: string, recordId: string, page: { limit: number; offset: number }): Promise<RecordEntryRow[]> {

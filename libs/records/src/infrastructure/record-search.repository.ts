@@ -56,7 +56,7 @@ export function escapeLike(text: string): string {
  * kind's weight; a record ranks by its best value, then by the shortest matching text, then id.
  */
 @Injectable()
-export class RecordSearchStore {
+export class RecordSearchRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
   async search(workspaceId: string, attributes: readonly SearchAttribute[], query: string, limit: number): Promise<SearchHit[]> {

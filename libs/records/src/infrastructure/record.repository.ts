@@ -117,7 +117,7 @@ export interface ValueRowWithRecord extends StoredValueRow {
  * scoped by workspace_id first, matching the primary keys and indexes.
  */
 @Injectable()
-export class RecordStore {
+export class RecordRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
 

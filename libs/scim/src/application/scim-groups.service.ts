@@ -6,7 +6,7 @@ import { readPatchRequest } from '../domain/patch';
 import { assertVersionMatches } from '../domain/preconditions';
 import { scimBadRequest, scimUniquenessConflict } from '../domain/scim-error';
 import { applyGroupPatch, type GroupMemberRef, readGroupBody } from '../domain/scim-group';
-import { ScimGroupStore, type TeamRecord } from '../infrastructure/scim-group.repository';
+import { ScimGroupRepository, type TeamRecord } from '../infrastructure/scim-group.repository';
 import type { Page } from './scim-users.service';
 import { uniqueViolationAsConflict } from './unique-violation';
 
@@ -21,7 +21,7 @@ export interface ScimGroupView {
 export class ScimGroupsService {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly groups: ScimGroupStore,
+    private readonly groups: ScimGroupRepository,
   ) {}
 
   async list(workspaceId: string, filter: string | undefined, page: Page, withMembers: boolean): Promise<{ total: number; groups: ScimGroupView[] }> {

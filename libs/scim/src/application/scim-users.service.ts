@@ -24,7 +24,7 @@ import {
   type ScimUserRecord,
   type UserDocument,
 } from '../domain/scim-user';
-import { ScimUserStore, type UserWrite } from '../infrastructure/scim-user.repository';
+import { ScimUserRepository, type UserWrite } from '../infrastructure/scim-user.repository';
 import { uniqueViolationAsConflict } from './unique-violation';
 
 export interface Page {
@@ -48,7 +48,7 @@ export interface ScimCaller {
 export class ScimUsersService {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly users: ScimUserStore,
+    private readonly users: ScimUserRepository,
     private readonly createMember: CreateMemberUseCase,
   ) {}
 

@@ -66,7 +66,7 @@ const toRecord = (row: TeamRow): TeamRecord => ({
 
 /** Teams and their memberships; every method takes the workspace first. */
 @Injectable()
-export class ScimGroupStore {
+export class ScimGroupRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
 

@@ -107,7 +107,7 @@ export interface UserWrite {
  * which owns `workspace_members`. Every method takes the workspace first.
  */
 @Injectable()
-export class ScimUserStore {
+export class ScimUserRepository {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly members: MemberProvisioning,

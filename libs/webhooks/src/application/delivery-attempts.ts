@@ -6,7 +6,7 @@ import { rateTargetKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
 import type { DeliveryJob, DeliveryQueue } from '../infrastructure/delivery-queue';
-import { type AttemptRecord, DeliveryStore, type DeliveryToAttempt, type StartedAttempt, type WaitingReason } from '../infrastructure/delivery.repository';
+import { type AttemptRecord, DeliveryRepository, type DeliveryToAttempt, type StartedAttempt, type WaitingReason } from '../infrastructure/delivery.repository';
 import { SafeHttpClient } from '../infrastructure/safe-http-client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,7 +35,7 @@ export class DeliveryAttempts {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
-    private readonly store: DeliveryStore,
+    private readonly store: DeliveryRepository,
     private readonly http: SafeHttpClient,
   ) {}
 

@@ -7,7 +7,7 @@ import { rateTargetKey } from '../domain/rate-target';
 import { filterMatches } from '../domain/subscription-filter';
 import { wireEvent } from '../domain/wire-event';
 import { DeliveryQueue } from '../infrastructure/delivery-queue';
-import { compareOutboxPositions, type DeliverableWebhook, DeliveryStore, type NewDelivery, type OutboxEvent, type OutboxPosition } from '../infrastructure/delivery.repository';
+import { compareOutboxPositions, type DeliverableWebhook, DeliveryRepository, type NewDelivery, type OutboxEvent, type OutboxPosition } from '../infrastructure/delivery.repository';
 
 /** Lowest pg-boss priority given (an int column): a backlog deeper than this orders as this deep. */
 const MIN_PRIORITY = -1_000_000_000;
@@ -67,7 +67,7 @@ export class FanOut {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
-    private readonly store: DeliveryStore,
+    private readonly store: DeliveryRepository,
   ) {}
 
   /**

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
 import { DeliveryQueue, type FetchedJob, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
-import { DeliveryStore } from '../infrastructure/delivery.repository';
+import { DeliveryRepository } from '../infrastructure/delivery.repository';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliverySlots } from './delivery-slots';
 import { FanOut } from './fan-out';
@@ -44,7 +44,7 @@ export class WebhookWorker implements OnModuleDestroy {
     private readonly dataSource: DataSource,
     private readonly fanOut: FanOut,
     private readonly attempts: DeliveryAttempts,
-    private readonly store: DeliveryStore,
+    private readonly store: DeliveryRepository,
   ) {}
 
   get isRunning(): boolean {

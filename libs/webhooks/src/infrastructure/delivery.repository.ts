@@ -100,7 +100,7 @@ export function compareOutboxPositions(a: OutboxPosition, b: OutboxPosition): nu
 
 /** The worker's SQL: the fan-out cursor, deliveries, attempts and endpoint health. */
 @Injectable()
-export class DeliveryStore {
+export class DeliveryRepository {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly secrets: SecretBox,

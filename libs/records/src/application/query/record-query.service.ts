@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Attribute, isPlainObject, AttributeDirectory, type Container } from '@workbase/attributes';
 import { ObjectRepository } from '../../infrastructure/object.repository';
-import { type QueryBranch, RecordStore } from '../../infrastructure/record.repository';
+import { type QueryBranch, RecordRepository } from '../../infrastructure/record.repository';
 import { RecordReader, type RecordView } from '../record-reader';
 import { type AttributeScope, type CompileContext, FilterCompiler } from './filter-compiler';
 import { filterError } from './filter-error';
@@ -32,7 +32,7 @@ export class RecordQueryService {
   constructor(
     private readonly attributes: AttributeDirectory,
     private readonly objects: ObjectRepository,
-    private readonly store: RecordStore,
+    private readonly store: RecordRepository,
     private readonly reader: RecordReader,
   ) {}
 

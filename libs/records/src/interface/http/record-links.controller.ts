@@ -5,8 +5,8 @@ import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel'
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
 import { RecordService, recordNotFound } from '../../application/record.service';
-import { RecordEntriesStore } from '../../infrastructure/record-entries.repository';
-import { RecordStore } from '../../infrastructure/record.repository';
+import { RecordEntriesRepository } from '../../infrastructure/record-entries.repository';
+import { RecordRepository } from '../../infrastructure/record.repository';
 import { RECORD_ENTRIES_PAGE, RecordEntriesQuery, RecordSearchRequest, SEARCH_LIMIT } from './record-link.requests';
 import { RecordEntryListEnvelope, SearchResultEnvelope, toRecordEntryResponse, toSearchResultResponse } from './record-link.responses';
 import { ValuesQuery } from './record.requests';
@@ -24,8 +24,8 @@ const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundErro
 export class RecordLinksController {
   constructor(
     private readonly containers: ContainerResolver,
-    private readonly store: RecordStore,
-    private readonly entries: RecordEntriesStore,
+    private readonly store: RecordRepository,
+    private readonly entries: RecordEntriesRepository,
     private readonly search: RecordSearch,
     private readonly records: RecordService,
   ) {}
