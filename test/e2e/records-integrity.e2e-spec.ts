@@ -1,6 +1,7 @@
 import { AttributeCatalog, type Container } from '@workbase/attributes';
 // White-box: the engine's service itself, not the front door.
 import { RecordService } from '../../libs/records/src/application/record.service';
+import { writeScope } from '../../libs/records/src/domain/write-scope';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
@@ -50,8 +51,9 @@ describe('record engine integrity (e2e)', () => {
         actor,
       );
       await catalog.update(container, 'rep', { title: 'Sales rep' }, actor);
-      const record = await records.create({ workspaceId: ws.workspaceId, actor, memberId: ws.adminMemberId }, container, { timestamp: '2026-03-01T09:00:00Z', rep: 'Ada' });
-      await records.delete({ workspaceId: ws.workspaceId, actor, memberId: ws.adminMemberId }, container, record.id.record_id as string);
+      const scope = writeScope({ workspaceId: ws.workspaceId, actor, memberId: ws.adminMemberId }, container);
+      const record = await records.create(scope, { timestamp: '2026-03-01T09:00:00Z', rep: 'Ada' });
+      await records.delete(scope, record.id.record_id as string);
 
       const rows = (await outboxRows('activity_id', activityId)).slice(before);
       expect(rows.map((row) => row.event_type)).toEqual(['activity-attribute.created', 'activity-attribute.updated', 'activity-record.created', 'activity-record.deleted']);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Container } from '@workbase/attributes';
-import { RecordEngine, type RecordView, type ValuesInput, type WriteActor } from '@workbase/records';
+import { RecordEngine, type RecordView, type ValuesInput, type WriteActor, type WriteScope, writeScope } from '@workbase/records';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { ActivityCatalog } from './activity.catalog';
 
@@ -30,26 +29,24 @@ export class ActivityRecords {
     // from what the insert returned.
     return this.transactions.run(async () => {
       const { container, attributes } = await this.catalog.containerWithAttributes(who.workspaceId, activity);
-      return this.records.create(who, container, values, { attributes });
+      return this.records.create(writeScope(who, container), values, { attributes });
     });
   }
 
   async update(who: WriteActor, activity: string, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {
-    return this.write(who, activity, async (container) => {
-      return this.records.update(who, container, recordId, values, mode, { failOnConcurrentWrite: true });
-    });
+    return this.write(who, activity, (scope) => this.records.update(scope, recordId, values, mode, { failOnConcurrentWrite: true }));
   }
 
   async upsert(who: WriteActor, activity: string, matchingAttribute: string, values: ValuesInput): Promise<RecordView> {
-    return this.write(who, activity, async (container) => {
-      const { recordId } = await this.records.assert(who, container, matchingAttribute, values, { failOnConcurrentWrite: true });
-      return this.records.read(container, recordId);
+    return this.write(who, activity, async (scope) => {
+      const { recordId } = await this.records.assert(scope, matchingAttribute, values, { failOnConcurrentWrite: true });
+      return this.records.read(scope.container, recordId);
     });
   }
 
   /** Like the other writes, a record another request is writing is a 409, not a wait. */
   async delete(who: WriteActor, activity: string, recordId: string): Promise<void> {
-    await this.write(who, activity, (container) => this.records.delete(who, container, recordId, { failOnConcurrentWrite: true }));
+    await this.write(who, activity, (scope) => this.records.delete(scope, recordId, { failOnConcurrentWrite: true }));
   }
 
   // Reads: the activity and its attributes in one statement, the record(s) and their values in one more each.
@@ -63,7 +60,8 @@ export class ActivityRecords {
     return this.records.query(container, query, { attributes });
   }
 
-  private write<T>(who: WriteActor, activity: string, work: (container: Container) => Promise<T>): Promise<T> {
-    return this.transactions.run(async () => work(await this.catalog.container(who.workspaceId, activity)));
+  /** Runs `work` in one transaction with the activity locked, on the scope built from it. */
+  private write<T>(who: WriteActor, activity: string, work: (scope: WriteScope) => Promise<T>): Promise<T> {
+    return this.transactions.run(async () => work(writeScope(who, await this.catalog.container(who.workspaceId, activity))));
   }
 }

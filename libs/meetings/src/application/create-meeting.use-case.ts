@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttributeDirectory } from '@workbase/attributes';
-import { RecordEngine, type WriteActor } from '@workbase/records';
+import { RecordEngine, type WriteActor, writeScope } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { type ExternalRef, type Meeting, normaliseEmail, type ParticipantStatus } from '../domain/meeting';
@@ -130,7 +130,7 @@ export class CreateMeetingUseCase {
     if (domains.length > 0) {
       const companies = await this.records.object(who.workspaceId, 'companies');
       for (const domain of domains) {
-        companyIds.set(domain, (await this.records.assert(who, companies, 'domains', { domains: [domain] })).recordId);
+        companyIds.set(domain, (await this.records.assert(writeScope(who, companies), 'domains', { domains: [domain] })).recordId);
       }
     }
     for (const p of missing) {
@@ -139,7 +139,7 @@ export class CreateMeetingUseCase {
       const values: Record<string, unknown> = { email_addresses: [p.emailAddress] };
       if (name) values.name = name;
       if (domain) values.company = [{ target_object: 'companies', target_record_id: companyIds.get(domain) }];
-      const { recordId } = await this.records.assert(who, people, 'email_addresses', values);
+      const { recordId } = await this.records.assert(writeScope(who, people), 'email_addresses', values);
       found.set(p.email, { objectId: people.id, recordId });
     }
     return found;

@@ -8,7 +8,8 @@ import { RecordRepository } from '../infrastructure/record.repository';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
 import { recordNotFound } from './record.service';
-import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+import { RecordWriter, type ValuesInput } from './record-writer';
+import type { WriteScope } from '../domain/write-scope';
 
 export interface EntryView {
   readonly view: RecordView;
@@ -42,16 +43,18 @@ export class EntryService {
     private readonly queries: RecordQueryService,
   ) {}
 
-  async create(who: WriteActor, list: Container, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+  async create(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+    const { container: list } = who;
     const entryId = await this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
-      return this.writer.create(who, list, values, { parentRecordId });
+      return this.writer.create(who, values, { parentRecordId });
     });
     return this.get(list, entryId);
   }
 
   /** Updates the entry of this parent, or creates one; several entries of the parent: 400. */
-  async assertByParent(who: WriteActor, list: Container, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+  async assertByParent(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+    const { container: list } = who;
     const entryId = await this.transactions.run(async (manager) => {
       const parentRecordId = await this.validParent(list, parent);
       await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${list.workspaceId}:${list.id}:${parentRecordId}`]);
@@ -60,8 +63,8 @@ export class EntryService {
         [list.workspaceId, list.id, parentRecordId],
       );
       if (existing.length > 1) throw new DomainError('multiple_match_results', `Record ${parentRecordId} has several entries in list "${list.slug}"; update one by its entry_id.`);
-      if (existing.length === 0) return this.writer.create(who, list, values, { parentRecordId });
-      await this.writer.update(who, list, existing[0].id, values, 'overwrite');
+      if (existing.length === 0) return this.writer.create(who, values, { parentRecordId });
+      await this.writer.update(who, existing[0].id, values, 'overwrite');
       return existing[0].id;
     });
     return this.get(list, entryId);
@@ -74,8 +77,9 @@ export class EntryService {
     return { view, parentObjectSlug: known?.parentObjectSlug ?? (await this.parentSlug(list)) };
   }
 
-  async update(who: WriteActor, list: Container, entryId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<EntryView> {
-    const changed = await this.writer.update(who, list, entryId, values, mode);
+  async update(who: WriteScope, entryId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<EntryView> {
+    const { container: list } = who;
+    const changed = await this.writer.update(who, entryId, values, mode);
     if (changed === null) throw recordNotFound(list, entryId);
     return this.get(list, entryId);
   }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, AttributeDirectory, type Container } from '@workbase/attributes';
+import { CODECS, AttributeDirectory } from '@workbase/attributes';
 import { RecordRepository } from '../infrastructure/record.repository';
-import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+import { RecordWriter, type ValuesInput } from './record-writer';
+import type { WriteScope } from '../domain/write-scope';
 import { WriteLookupsFactory } from './write-lookups';
 
 /**
@@ -21,7 +22,8 @@ export class RecordAssert {
     private readonly lookups: WriteLookupsFactory,
   ) {}
 
-  async execute(who: WriteActor, container: Container, matchingAttribute: string, values: ValuesInput, options: { failOnConcurrentWrite?: boolean } = {}): Promise<{ recordId: string; created: boolean }> {
+  async execute(who: WriteScope, matchingAttribute: string, values: ValuesInput, options: { failOnConcurrentWrite?: boolean } = {}): Promise<{ recordId: string; created: boolean }> {
+    const { container } = who;
     const attribute = await this.attributes.find(who.workspaceId, container.id, matchingAttribute);
     if (!attribute) throw new DomainError('value_not_found', `matching_attribute "${matchingAttribute}" is not an attribute of ${container.kind} "${container.slug}".`);
     if (!attribute.isUnique) throw new ValidationError(`matching_attribute "${attribute.slug}" must be a unique attribute.`);
@@ -41,8 +43,8 @@ export class RecordAssert {
       if (matches.length > 1) {
         throw new DomainError('multiple_match_results', `matching_attribute "${attribute.slug}" matches ${matches.length} records; an assert must match at most one.`);
       }
-      if (matches.length === 0) return { recordId: await this.writer.create(who, container, values), created: true };
-      await this.writer.update(who, container, matches[0], values, 'overwrite', { appendTo: new Set([attribute.id]), failOnConcurrentWrite: options.failOnConcurrentWrite });
+      if (matches.length === 0) return { recordId: await this.writer.create(who, values), created: true };
+      await this.writer.update(who, matches[0], values, 'overwrite', { appendTo: new Set([attribute.id]), failOnConcurrentWrite: options.failOnConcurrentWrite });
       return { recordId: matches[0], created: false };
     });
   }

@@ -5,7 +5,8 @@ import { ContainerResolver } from './container-resolver';
 import { RecordAssert } from './record-assert';
 import type { RecordView } from './record-reader';
 import { recordNotFound, RecordService } from './record.service';
-import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+import { RecordWriter, type ValuesInput } from './record-writer';
+import type { WriteScope } from '../domain/write-scope';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 
 /** The container's attributes (archived included) when the caller read them already in this request. */
@@ -56,21 +57,22 @@ export class RecordEngine {
     return this.containers.list(workspaceId, slugOrId);
   }
 
-  create(who: WriteActor, container: Container, values: ValuesInput, options: KnownAttributes = {}): Promise<RecordView> {
-    return this.records.create(who, container, values, options);
+  create(who: WriteScope, values: ValuesInput, options: KnownAttributes = {}): Promise<RecordView> {
+    return this.records.create(who, values, options);
   }
 
   /** PATCH (`append`) or PUT (`overwrite`) of a record's values; answers the record as read after the write. */
-  async update(who: WriteActor, container: Container, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite', options: FailFast = {}): Promise<RecordView> {
-    if (!options.failOnConcurrentWrite) return this.records.update(who, container, recordId, values, mode);
-    const changed = await this.writer.update(who, container, recordId, values, mode, { failOnConcurrentWrite: true });
+  async update(who: WriteScope, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite', options: FailFast = {}): Promise<RecordView> {
+    const { container } = who;
+    if (!options.failOnConcurrentWrite) return this.records.update(who, recordId, values, mode);
+    const changed = await this.writer.update(who, recordId, values, mode, { failOnConcurrentWrite: true });
     if (changed === null) throw recordNotFound(container, recordId);
     return this.records.get(container, recordId);
   }
 
   /** Creates the record whose unique `matchingAttribute` holds the given value, or updates the one that does. */
-  assert(who: WriteActor, container: Container, matchingAttribute: string, values: ValuesInput, options: FailFast = {}): Promise<{ recordId: string; created: boolean }> {
-    return this.asserts.execute(who, container, matchingAttribute, values, options);
+  assert(who: WriteScope, matchingAttribute: string, values: ValuesInput, options: FailFast = {}): Promise<{ recordId: string; created: boolean }> {
+    return this.asserts.execute(who, matchingAttribute, values, options);
   }
 
   read(container: Container, recordId: string, options: KnownAttributes = {}): Promise<RecordView> {
@@ -82,10 +84,11 @@ export class RecordEngine {
   }
 
   /** Deletes a record with what hangs off it (entries, references, listeners' data) and records its event. */
-  async delete(who: WriteActor, container: Container, recordId: string, options: FailFast = {}): Promise<void> {
+  async delete(who: WriteScope, recordId: string, options: FailFast = {}): Promise<void> {
+    const { container } = who;
     // Locked first without waiting, so that a record another request is writing is a 409; the delete then re-locks it (held already).
     if (options.failOnConcurrentWrite) await this.writer.lockForWrite(who.workspaceId, container, recordId, true);
-    await this.records.delete(who, container, recordId);
+    await this.records.delete(who, recordId);
   }
 
   /** Removes every record of a container that is itself being removed (its values and unique claims cascade); no events. */

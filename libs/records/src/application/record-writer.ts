@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type Actor, ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
+import { ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute, type ReadContext, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, CONTAINER_EVENTS, type Container, containerEvent } from '@workbase/attributes';
 import { planValues, type WriteMode } from '../domain/value-plan';
+import type { WriteActor, WriteScope } from '../domain/write-scope';
 import { type RecordRow, RecordRepository, type ValueRowWithRecord } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';
-
-export interface WriteActor {
-  readonly workspaceId: string;
-  readonly actor: Actor;
-  /** The workspace member behind the token, for `current-user` default values. */
-  readonly memberId: string | null;
-}
 
 export type ValuesInput = Readonly<Record<string, unknown>>;
 
@@ -45,8 +39,8 @@ export class RecordWriter {
     private readonly outbox: EventOutbox,
   ) {}
 
-  async create(who: WriteActor, container: Container, values: ValuesInput, options: { parentRecordId?: string | null } = {}): Promise<string> {
-    return (await this.createRecord(who, container, values, options)).record.id;
+  async create(who: WriteScope, values: ValuesInput, options: { parentRecordId?: string | null } = {}): Promise<string> {
+    return (await this.createRecord(who, values, options)).record.id;
   }
 
   /**
@@ -54,16 +48,12 @@ export class RecordWriter {
    * attributes (archived ones included) and what the lookups found, so the response needs no
    * second read. `attributes`: the container's, when the caller read them in this transaction.
    */
-  async createRecord(
-    who: WriteActor,
-    container: Container,
-    values: ValuesInput,
-    options: { parentRecordId?: string | null; attributes?: readonly Attribute[] } = {},
-  ): Promise<CreatedRecord> {
+  async createRecord(who: WriteScope, values: ValuesInput, options: { parentRecordId?: string | null; attributes?: readonly Attribute[] } = {}): Promise<CreatedRecord> {
+    const { container } = who;
     return this.transactions.run(async () => {
       const attributes = options.attributes ?? (await this.attributes.ofContainer(who.workspaceId, container.id, { includeArchived: true }));
       const { lookups, seen } = this.lookups.recording(who.workspaceId);
-      const parsed = await this.parse(who, container, attributes, values, lookups);
+      const parsed = await this.parse(who, attributes, values, lookups);
       await this.applyDefaults(who, attributes, parsed, lookups);
       this.assertRequired(attributes, parsed, null);
       const recordId = newId();
@@ -95,18 +85,18 @@ export class RecordWriter {
    * `failOnConcurrentWrite` answers a record locked by another write with 409 instead of waiting.
    */
   async update(
-    who: WriteActor,
-    container: Container,
+    who: WriteScope,
     recordId: string,
     values: ValuesInput,
     mode: Exclude<WriteMode, 'create'>,
     options: { appendTo?: ReadonlySet<string>; failOnConcurrentWrite?: boolean } = {},
   ): Promise<string[] | null> {
+    const { container } = who;
     return this.transactions.run(async () => {
       const record = await this.lockForWrite(who.workspaceId, container, recordId, options.failOnConcurrentWrite ?? false);
       if (!record) return null;
       const attributes = await this.attributes.ofContainer(who.workspaceId, container.id, { includeArchived: true });
-      const parsed = await this.parse(who, container, attributes, values);
+      const parsed = await this.parse(who, attributes, values);
       const changed = await this.apply(who, recordId, parsed, mode, options.appendTo);
       this.assertRequired(attributes, parsed, changed);
       if (changed.length > 0) await this.store.bumpVersion(who.workspaceId, recordId);
@@ -118,12 +108,12 @@ export class RecordWriter {
   }
 
   private async parse(
-    who: WriteActor,
-    container: Container,
+    who: WriteScope,
     attributes: readonly Attribute[],
     values: ValuesInput,
     lookups: WriteLookups = this.lookups.forWorkspace(who.workspaceId),
   ): Promise<Map<string, ParsedAttribute>> {
+    const { container } = who;
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
       throw new ValidationError('data.values must be an object keyed by attribute slug or id');
     }

@@ -6,7 +6,8 @@ import { type Attribute, isRecordSystemAttribute, AttributeCatalog, type Contain
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';
-import { RecordWriter, type ValuesInput, type WriteActor } from './record-writer';
+import { RecordWriter, type ValuesInput } from './record-writer';
+import { type WriteScope, writeScope } from '../domain/write-scope';
 
 /** Record use cases shared by every container: create, read, update (PATCH/PUT), delete, history. */
 @Injectable()
@@ -26,8 +27,9 @@ export class RecordService {
    * Creates a record and answers it as `get` would read it, built from what the insert returned.
    * `attributes`: the container's (archived included), when the caller read them in its transaction.
    */
-  async create(who: WriteActor, container: Container, values: ValuesInput, options: { attributes?: readonly Attribute[] } = {}): Promise<RecordView> {
-    const created = await this.writer.createRecord(who, container, values, options);
+  async create(who: WriteScope, values: ValuesInput, options: { attributes?: readonly Attribute[] } = {}): Promise<RecordView> {
+    const { container } = who;
+    const created = await this.writer.createRecord(who, values, options);
     return this.reader.readCreated(container, created.record, created.values, created.attributes, created.known, await this.workspaceSlug(container));
   }
 
@@ -38,13 +40,15 @@ export class RecordService {
     return view;
   }
 
-  async update(who: WriteActor, container: Container, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {
-    const changed = await this.writer.update(who, container, recordId, values, mode);
+  async update(who: WriteScope, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<RecordView> {
+    const { container } = who;
+    const changed = await this.writer.update(who, recordId, values, mode);
     if (changed === null) throw recordNotFound(container, recordId);
     return this.get(container, recordId);
   }
 
-  async delete(who: WriteActor, container: Container, recordId: string): Promise<void> {
+  async delete(who: WriteScope, recordId: string): Promise<void> {
+    const { container } = who;
     await this.transactions.run(async () => {
       if (!(await this.store.lockRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
       // A record's list entries go with it, as the reference API does: each as an entry delete
@@ -52,15 +56,16 @@ export class RecordService {
       if (container.kind === 'object') {
         for (const entry of await this.store.lockEntriesOf(container.workspaceId, recordId)) {
           const list: Container = { kind: 'list', id: entry.listId, workspaceId: container.workspaceId, slug: entry.listSlug };
-          await this.deleteLocked(who, list, entry.entryId);
+          await this.deleteLocked(writeScope(who, list), entry.entryId);
         }
       }
-      await this.deleteLocked(who, container, recordId);
+      await this.deleteLocked(who, recordId);
     });
   }
 
   /** Deletes a record its caller has locked, in the caller's transaction: listeners, the row, references to it, the event. */
-  private async deleteLocked(who: WriteActor, container: Container, recordId: string): Promise<void> {
+  private async deleteLocked(who: WriteScope, recordId: string): Promise<void> {
+    const { container } = who;
     for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
     if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
     await this.store.closeReferencesTo(container.workspaceId, recordId);

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { EntryService } from '../../application/entry.service';
@@ -104,7 +105,7 @@ export class ListEntriesController {
   @ApiStandardErrors()
   async create(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: EntryCreateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
-    const entry = await this.entries.create(writeActor(auth), container, { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
+    const entry = await this.entries.create(writeScope(auth, container), { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
     return { data: toEntryResponse(entry) };
   }
 
@@ -119,7 +120,7 @@ export class ListEntriesController {
   @ApiStandardErrors()
   async assert(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: EntryCreateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
-    const entry = await this.entries.assertByParent(writeActor(auth), container, { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
+    const entry = await this.entries.assertByParent(writeScope(auth, container), { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
     return { data: toEntryResponse(entry) };
   }
 
@@ -156,7 +157,7 @@ export class ListEntriesController {
   @ApiStandardErrors()
   async patch(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string, @Body() body: EntryUpdateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
-    return { data: toEntryResponse(await this.entries.update(writeActor(auth), container, entryId, body.data.entry_values, 'append')) };
+    return { data: toEntryResponse(await this.entries.update(writeScope(auth, container), entryId, body.data.entry_values, 'append')) };
   }
 
   @Put(':entry_id')
@@ -168,7 +169,7 @@ export class ListEntriesController {
   @ApiStandardErrors()
   async put(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string, @Body() body: EntryUpdateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
-    return { data: toEntryResponse(await this.entries.update(writeActor(auth), container, entryId, body.data.entry_values, 'overwrite')) };
+    return { data: toEntryResponse(await this.entries.update(writeScope(auth, container), entryId, body.data.entry_values, 'overwrite')) };
   }
 
   @Delete(':entry_id')
@@ -180,7 +181,7 @@ export class ListEntriesController {
   @ApiStandardErrors()
   async delete(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string): Promise<EmptyResponse> {
     const container = await this.containers.list(auth.workspaceId, list);
-    await this.records.delete(writeActor(auth), container, entryId);
+    await this.records.delete(writeScope(auth, container), entryId);
     return {};
   }
 }

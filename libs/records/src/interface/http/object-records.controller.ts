@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes, writeActor } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordService } from '../../application/record.service';
@@ -50,7 +51,7 @@ export class ObjectRecordsController {
   @ApiStandardErrors()
   async assert(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Query() query: AssertQuery, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    const { recordId } = await this.asserts.execute(writeActor(auth), container, query.matching_attribute, body.data.values);
+    const { recordId } = await this.asserts.execute(writeScope(auth, container), query.matching_attribute, body.data.values);
     return { data: toRecordResponse(await this.records.get(container, recordId)) };
   }
 
@@ -65,7 +66,7 @@ export class ObjectRecordsController {
   @ApiConflictResponse({ type: ApiErrorResponse, description: '`uniqueness_conflict`: a unique value belongs to another record' })
   async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.create(writeActor(auth), container, body.data.values, { attributes })) };
+    return { data: toRecordResponse(await this.records.create(writeScope(auth, container), body.data.values, { attributes })) };
   }
 
   @Get(':record_id')
@@ -94,7 +95,7 @@ export class ObjectRecordsController {
     @Body() body: RecordWriteRequest,
   ): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.update(writeActor(auth), container, recordId, body.data.values, 'append')) };
+    return { data: toRecordResponse(await this.records.update(writeScope(auth, container), recordId, body.data.values, 'append')) };
   }
 
   @Put(':record_id')
@@ -111,7 +112,7 @@ export class ObjectRecordsController {
     @Body() body: RecordWriteRequest,
   ): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.update(writeActor(auth), container, recordId, body.data.values, 'overwrite')) };
+    return { data: toRecordResponse(await this.records.update(writeScope(auth, container), recordId, body.data.values, 'overwrite')) };
   }
 
   @Delete(':record_id')
@@ -123,7 +124,7 @@ export class ObjectRecordsController {
   @ApiStandardErrors()
   async delete(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
     const container = await this.containers.object(auth.workspaceId, object);
-    await this.records.delete(writeActor(auth), container, recordId);
+    await this.records.delete(writeScope(auth, container), recordId);
     return {};
   }
 

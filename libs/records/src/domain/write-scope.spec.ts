@@ -1,0 +1,18 @@
+import type { Container } from '@workbase/attributes';
+import { NotFoundError } from '@workbase/shared/kernel';
+import { writeScope } from './write-scope';
+
+const who = { workspaceId: 'ws-a', actor: { type: 'workspace-member' as const, id: 'member-1' }, memberId: 'member-1' };
+const people: Container = { kind: 'object', id: 'object-1', workspaceId: 'ws-a', slug: 'people' };
+
+describe('writeScope', () => {
+  it('carries the workspace, the actor, the member and the container together', () => {
+    expect(writeScope(who, people)).toEqual({ workspaceId: 'ws-a', actor: who.actor, memberId: 'member-1', container: people });
+  });
+
+  it("refuses another workspace's container as not found, naming it", () => {
+    const theirs: Container = { ...people, workspaceId: 'ws-b', kind: 'list', slug: 'deals' };
+    expect(() => writeScope(who, theirs)).toThrow(NotFoundError);
+    expect(() => writeScope(who, theirs)).toThrow('List not found: deals.');
+  });
+});
