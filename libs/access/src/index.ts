@@ -9,6 +9,6 @@ export { WorkspaceLookup } from './application/workspace-lookup';
 export { MemberProvisioning, type ProvisionedMemberFields } from './application/member-provisioning';
 export { MemberDirectory, type MemberCredentials, type MemberRef } from './application/member.directory';
 export { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from './application/workspace-initializer';
-export { type Workspace, type WorkspaceMember } from './domain/workspace';
+export { type ActiveMembership, type Workspace, type WorkspaceMember } from './domain/workspace';
 export { hashPassword, needsRehash, verifyPassword } from './domain/password';
 export { assertAccessLevel, normaliseEmail, type AccessLevel } from './domain/workspace-rules';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ActiveMembership } from '../domain/workspace';
 import { WorkspaceMemberRepository } from '../infrastructure/workspace-member.repository';
 import { WorkspaceRepository } from '../infrastructure/workspace.repository';
 
@@ -18,8 +19,8 @@ export interface MemberCredentials {
 
 /**
  * The access context's front door to its members and workspaces for other contexts: lookups by id
- * or email (SCIM-deleted members are not found by email), workspace slugs, and the credential reads
- * and rehashes of the OAuth sign-in. `workspace_members` and `workspaces` stay behind it.
+ * or email (SCIM-deleted members are not found by email), workspace slugs, which members exist or
+ * are active, and the credential reads and rehashes of the OAuth sign-in. `workspace_members` and `workspaces` stay behind it.
  */
 @Injectable()
 export class MemberDirectory {
@@ -34,6 +35,21 @@ export class MemberDirectory {
 
   async findByEmail(workspaceId: string, email: string): Promise<MemberRef | null> {
     return toRef(await this.members.findByEmail(workspaceId, email));
+  }
+
+  /** Which of `memberIds` are members of the workspace that were not deleted through SCIM. */
+  existingMemberIds(workspaceId: string, memberIds: readonly string[]): Promise<Set<string>> {
+    return this.members.existingIds(workspaceId, memberIds);
+  }
+
+  /** Whether the member is active (not deactivated or deleted through SCIM): only an active member's authorizations may still issue tokens. */
+  async isActive(workspaceId: string, memberId: string): Promise<boolean> {
+    return (await this.members.activeMemberships([{ workspaceId, memberId }])).length === 1;
+  }
+
+  /** Of these memberships, the active ones with their email and workspace, by workspace name then slug. */
+  activeMemberships(pairs: ReadonlyArray<{ workspaceId: string; memberId: string }>): Promise<ActiveMembership[]> {
+    return this.members.activeMemberships(pairs);
   }
 
   /** The workspace's slug (for `web_url`s), or null for an unknown workspace. */

@@ -27,3 +27,12 @@ export interface WorkspaceMember {
   /** Set by a SCIM DELETE: gone for SCIM, kept so that references to the member still resolve. */
   readonly deletedAt: Date | null;
 }
+
+/** An active member with the workspace they belong to, as the consent pages list them. */
+export interface ActiveMembership {
+  readonly workspaceId: string;
+  readonly workspaceName: string;
+  readonly workspaceSlug: string;
+  readonly memberId: string;
+  readonly email: string;
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { IsNull } from 'typeorm';
-import type { WorkspaceMember } from '../domain/workspace';
+import type { ActiveMembership, WorkspaceMember } from '../domain/workspace';
 import { WorkspaceMemberOrmEntity } from './workspace-member.orm-entity';
 
 @Injectable()
@@ -38,6 +38,31 @@ export class WorkspaceMemberRepository {
     member: Pick<WorkspaceMemberOrmEntity, 'workspaceId' | 'id' | 'email' | 'firstName' | 'lastName' | 'accessLevel'> & { userName?: string; passwordHash?: string | null },
   ): Promise<void> {
     await this.repo.insert({ ...member, userName: member.userName ?? member.email, passwordHash: member.passwordHash ?? null });
+  }
+
+  /** Which of `memberIds` are members of the workspace that were not deleted through SCIM. */
+  async existingIds(workspaceId: string, memberIds: readonly string[]): Promise<Set<string>> {
+    if (memberIds.length === 0) return new Set();
+    const rows = await this.transactions.query<{ id: string }>(
+      `SELECT id FROM workspace_members WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND deleted_at IS NULL`,
+      [workspaceId, memberIds],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Of these (workspace, member) pairs, the active members with their email and workspace, by workspace name then slug. */
+  async activeMemberships(pairs: ReadonlyArray<{ workspaceId: string; memberId: string }>): Promise<ActiveMembership[]> {
+    if (pairs.length === 0) return [];
+    const rows = await this.transactions.query<{ workspace_id: string; workspace_name: string; workspace_slug: string; member_id: string; email: string }>(
+      `SELECT m.workspace_id, w.name AS workspace_name, w.slug AS workspace_slug, m.id AS member_id, m.email
+         FROM unnest($1::uuid[], $2::uuid[]) AS p(workspace_id, member_id)
+         JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.id = p.member_id
+         JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.state = 'active'
+        ORDER BY w.name, w.slug`,
+      [pairs.map((p) => p.workspaceId), pairs.map((p) => p.memberId)],
+    );
+    return rows.map((row) => ({ workspaceId: row.workspace_id, workspaceName: row.workspace_name, workspaceSlug: row.workspace_slug, memberId: row.member_id, email: row.email }));
   }
 
   /** The active members with this email in every workspace (at most 50, oldest first), with their password hashes. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IssueTokenUseCase, RevokeTokenUseCase } from '@workbase/access';
+import { IssueTokenUseCase, MemberDirectory, RevokeTokenUseCase } from '@workbase/access';
 import { Clock, isScope, type Scope } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { OAuthError } from '../domain/oauth.errors';
@@ -33,6 +33,7 @@ export class ExchangeCodeUseCase {
     private readonly codes: AuthorizationCodeRepository,
     private readonly issueToken: IssueTokenUseCase,
     private readonly revokeToken: RevokeTokenUseCase,
+    private readonly members: MemberDirectory,
     private readonly clock: Clock,
   ) {}
 
@@ -62,7 +63,7 @@ export class ExchangeCodeUseCase {
       const notAllowed = record.scopes.filter((scope) => !command.app.scopes.includes(scope) || !isScope(scope));
       if (notAllowed.length > 0) return new OAuthError('invalid_scope', `The app may no longer be granted ${notAllowed.join(', ')}.`);
 
-      if (!record.memberActive) return new OAuthError('invalid_grant', 'The member who approved the authorization no longer has access.');
+      if (!(await this.members.isActive(record.workspaceId, record.memberId))) return new OAuthError('invalid_grant', 'The member who approved the authorization no longer has access.');
 
       const issued = await this.issueToken.execute({
         workspaceId: record.workspaceId,

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { hashPassword, MemberDirectory, needsRehash, normaliseEmail, verifyPassword } from '@workbase/access';
+import { type ActiveMembership, hashPassword, MemberDirectory, needsRehash, normaliseEmail, verifyPassword } from '@workbase/access';
 import { Clock } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { generateSecret, looksLikeSecret, SESSION_PREFIX, sha256 } from '../domain/secrets';
 import { type SignInFailureKey, SignInFailureStore } from '../infrastructure/sign-in-failure.store';
-import { type SessionMembership, SignInSessionRepository } from '../infrastructure/sign-in-session.repository';
+import { SignInSessionRepository } from '../infrastructure/sign-in-session.repository';
 
 /** How long a browser stays signed in to the consent pages. */
 export const SESSION_LIFETIME_SECONDS = 8 * 60 * 60;
@@ -83,9 +83,9 @@ export class SignInService {
   }
 
   /** The memberships of a live session; empty for an unknown, expired or emptied one. */
-  async memberships(sessionId: string | undefined): Promise<SessionMembership[]> {
+  async memberships(sessionId: string | undefined): Promise<ActiveMembership[]> {
     if (!sessionId || !looksLikeSecret(sessionId)) return [];
-    return this.sessions.findLiveMemberships(sha256(sessionId), this.clock.now());
+    return this.members.activeMemberships(await this.sessions.findLiveMemberships(sha256(sessionId), this.clock.now()));
   }
 
   async signOut(sessionId: string | undefined): Promise<void> {

@@ -17,7 +17,6 @@ export interface AuthorizationCodeRecord {
   readonly usedAt: Date | null;
   readonly issuedTokenId: string | null;
   /** Whether the member who approved is still an active member of the workspace. */
-  readonly memberActive: boolean;
 }
 
 interface CodeRow {
@@ -34,14 +33,13 @@ interface CodeRow {
   expires_at: Date;
   used_at: Date | null;
   issued_token_id: string | null;
-  member_active: boolean | null;
 }
 
 @Injectable()
 export class AuthorizationCodeRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  async insert(code: Omit<AuthorizationCodeRecord, 'usedAt' | 'issuedTokenId' | 'memberActive'> & { codeHash: Buffer }): Promise<void> {
+  async insert(code: Omit<AuthorizationCodeRecord, 'usedAt' | 'issuedTokenId'> & { codeHash: Buffer }): Promise<void> {
     await this.transactions.query(
       `INSERT INTO oauth_authorization_codes
          (workspace_id, id, code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, scopes, code_challenge, code_challenge_method, created_at, expires_at)
@@ -67,8 +65,7 @@ export class AuthorizationCodeRepository {
   async findByHashForUpdate(codeHash: Buffer): Promise<AuthorizationCodeRecord | null> {
     const rows: CodeRow[] = await this.transactions.query(
       `SELECT c.workspace_id, c.id, client_id, member_id, redirect_uri, redirect_uri_sent, scopes, code_challenge, code_challenge_method,
-              c.created_at, expires_at, used_at, issued_token_id,
-              (SELECT m.state = 'active' FROM workspace_members m WHERE m.workspace_id = c.workspace_id AND m.id = c.member_id) AS member_active
+              c.created_at, expires_at, used_at, issued_token_id
          FROM oauth_authorization_codes c WHERE code_hash = $1 FOR UPDATE OF c`,
       [codeHash],
     );
@@ -88,7 +85,6 @@ export class AuthorizationCodeRepository {
       expiresAt: row.expires_at,
       usedAt: row.used_at,
       issuedTokenId: row.issued_token_id,
-      memberActive: row.member_active === true,
     };
   }
 

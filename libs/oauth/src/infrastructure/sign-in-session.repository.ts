@@ -2,19 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { newId } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 
-/** One workspace membership a browser's sign-in proved, with what the consent page shows. */
-export interface SessionMembership {
-  readonly workspaceId: string;
-  readonly workspaceName: string;
-  readonly workspaceSlug: string;
-  readonly memberId: string;
-  readonly email: string;
-}
-
 /**
  * Sign-in sessions: one row per proven membership, all sharing the hash of the browser's session
- * id. Reads the access context's members and workspaces (read-only) so that a suspended member or
- * a deleted workspace drops out of a session at once.
+ * id. Only the pairs: who is still active, and the workspace's name, the access context answers
+ * (so a suspended member or a deleted workspace drops out of a session at once).
  */
 @Injectable()
 export class SignInSessionRepository {
@@ -34,24 +25,13 @@ export class SignInSessionRepository {
     }
   }
 
-  async findLiveMemberships(sessionHash: Buffer, now: Date): Promise<SessionMembership[]> {
-    const rows: Array<{ workspace_id: string; workspace_name: string; workspace_slug: string; member_id: string; email: string }> =
-      await this.transactions.query(
-        `SELECT s.workspace_id, w.name AS workspace_name, w.slug AS workspace_slug, s.member_id, m.email
-           FROM oauth_sessions s
-           JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-           JOIN workspaces w ON w.id = s.workspace_id
-          WHERE s.session_hash = $1 AND s.expires_at > $2 AND m.state = 'active'
-          ORDER BY w.name, w.slug`,
-        [sessionHash, now],
-      );
-    return rows.map((row) => ({
-      workspaceId: row.workspace_id,
-      workspaceName: row.workspace_name,
-      workspaceSlug: row.workspace_slug,
-      memberId: row.member_id,
-      email: row.email,
-    }));
+  /** The (workspace, member) pairs a live session proved; empty for an unknown or expired one. */
+  async findLiveMemberships(sessionHash: Buffer, now: Date): Promise<Array<{ workspaceId: string; memberId: string }>> {
+    const rows = await this.transactions.query<{ workspace_id: string; member_id: string }>(
+      `SELECT workspace_id, member_id FROM oauth_sessions WHERE session_hash = $1 AND expires_at > $2`,
+      [sessionHash, now],
+    );
+    return rows.map((row) => ({ workspaceId: row.workspace_id, memberId: row.member_id }));
   }
 
   /** Forgets sessions that ended before `before`, in every workspace (maintenance). */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MemberDirectory } from '@workbase/access';
 import { type Actor, ConflictError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner, conflictOnUniqueViolation } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
@@ -27,6 +28,7 @@ export class ListCatalog {
     private readonly lists: ListRepository,
     private readonly objects: ObjectRepository,
     private readonly outbox: EventOutbox,
+    private readonly members: MemberDirectory,
   ) {}
 
   list(workspaceId: string): Promise<ListWithAccess[]> {
@@ -92,7 +94,7 @@ export class ListCatalog {
       if (seen.has(grant.workspace_member_id)) throw new ValidationError(`${field(i)} "${grant.workspace_member_id}" is granted access twice.`);
       seen.add(grant.workspace_member_id);
     });
-    const members = await this.lists.existingMembers(workspaceId, [...seen]);
+    const members = await this.members.existingMemberIds(workspaceId, [...seen]);
     grants.forEach((grant, i) => {
       if (!members.has(grant.workspace_member_id)) throw new ValidationError(`${field(i)} "${grant.workspace_member_id}" is not a member of this workspace.`);
     });

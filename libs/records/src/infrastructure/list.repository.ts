@@ -43,16 +43,6 @@ export class ListRepository {
     return list ? (await this.withAccess(workspaceId, [list]))[0] : null;
   }
 
-  /** Which of `memberIds` are members of the workspace that may be granted access (not deleted). */
-  async existingMembers(workspaceId: string, memberIds: readonly string[]): Promise<Set<string>> {
-    if (memberIds.length === 0) return new Set();
-    const rows: Array<{ id: string }> = await this.transactions.manager().query(
-      `SELECT id FROM workspace_members WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND deleted_at IS NULL`,
-      [workspaceId, memberIds],
-    );
-    return new Set(rows.map((row) => row.id));
-  }
-
   /** Replaces the members granted access to a list by `grants`, in their order. */
   async replaceMemberAccess(workspaceId: string, listId: string, grants: readonly MemberAccessRow[]): Promise<void> {
     const manager = this.transactions.manager();
