@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AttributesModule } from '@workbase/attributes';
 import { RecordsModule } from '@workbase/records';
+import { TargetPolicyModule } from '@workbase/webhooks';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { CursorCodec } from '@workbase/shared/http';
 import { CallRecordings } from './application/call-recordings';
@@ -14,7 +15,7 @@ import { MeetingsController } from './interface/http/meetings.controller';
 
 /** Meetings: create (never de-duplicating), get, the cursor-paginated list, and call recordings with transcripts. */
 @Module({
-  imports: [RecordsModule, AttributesModule],
+  imports: [RecordsModule, AttributesModule, TargetPolicyModule],
   controllers: [MeetingsController, CallRecordingsController],
   providers: [
     MeetingRepository,
@@ -23,7 +24,6 @@ import { MeetingsController } from './interface/http/meetings.controller';
     MeetingDirectory,
     CallRecordingRepository,
     CallRecordings,
-    // The webhooks context's check of target URLs, applied to video URLs.
     { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
   ],
   exports: [MeetingDirectory],

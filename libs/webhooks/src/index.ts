@@ -1,4 +1,5 @@
-export { WebhooksModule, WebhookDeliveryModule } from './webhooks.module';
+export { WebhooksModule, WebhookDeliveryModule, TargetPolicyModule } from './webhooks.module';
+export { TargetValidator } from './application/target-validator';
 export { WebhookWorker } from './application/webhook-worker';
 export {
   WEBHOOK_EVENT_TYPES,
@@ -11,5 +12,3 @@ export {
 } from './domain/event-types';
 export { type SubscriptionFilter, type FilterCondition } from './domain/subscription-filter';
 export { type WebhookStatus } from './domain/webhook';
-/** The SSRF rules of webhook targets, for any URL the service fetches (e.g. a recording's video_url). */
-export { checkPublicUrl, type PublicUrlOptions, type HostResolver } from './infrastructure/safe-http-client';

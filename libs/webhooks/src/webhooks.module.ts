@@ -13,14 +13,24 @@ import { SafeHttpClient } from './infrastructure/safe-http-client';
 import { WebhookRepository } from './infrastructure/webhook.repository';
 import { WebhooksController } from './interface/http/webhooks.controller';
 
+const targetPolicy = [
+  // Outgoing HTTP under the SSRF policy (the system resolver; tests construct their own).
+  { provide: SafeHttpClient, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SafeHttpClient({ allowPrivateTargets: config.webhookAllowPrivateTargets }) },
+  TargetValidator,
+];
+
+/**
+ * The SSRF rules of outgoing HTTP (`TargetValidator`), for every context that takes a URL the
+ * service will fetch or hand on: webhook targets, and meetings' recording `video_url`s.
+ */
+@Module({ providers: targetPolicy, exports: targetPolicy })
+export class TargetPolicyModule {}
+
 const providers = [
   // Signing secrets are sealed at rest under SECRETS_KEY (stored as given when it is unset).
   { provide: SecretBox, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(config.secretsKey) },
-  // Outgoing HTTP under the SSRF policy (the system resolver; tests construct their own).
-  { provide: SafeHttpClient, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SafeHttpClient({ allowPrivateTargets: config.webhookAllowPrivateTargets }) },
   WebhookRepository,
   DeliveryRepository,
-  TargetValidator,
   CreateWebhookUseCase,
   UpdateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -30,7 +40,7 @@ const providers = [
 ];
 
 /** The delivery machinery without HTTP routes: what `apps/worker` composes. */
-@Module({ providers, exports: providers })
+@Module({ imports: [TargetPolicyModule], providers, exports: [...providers, TargetPolicyModule] })
 export class WebhookDeliveryModule {}
 
 /** Webhook management API plus the delivery machinery (the worker starts only when asked). */

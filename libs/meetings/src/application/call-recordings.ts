@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type Actor, type EventType, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { type Actor, type EventType, newId, NotFoundError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
-import { checkPublicUrl } from '@workbase/webhooks';
+import { TargetValidator } from '@workbase/webhooks';
 import { type CallRecording, checkTranscript, type TranscriptSegment } from '../domain/call-recording';
 import { CallRecordingRepository, type CallRecordingRow } from '../infrastructure/call-recording.repository';
 import { MeetingRepository } from '../infrastructure/meeting.repository';
@@ -32,14 +32,13 @@ export class CallRecordings {
     private readonly meetings: MeetingRepository,
     private readonly workspaces: MemberDirectory,
     private readonly outbox: EventOutbox,
+    private readonly targets: TargetValidator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The URL as normalised, when the webhooks' address rules allow it (no private or metadata addresses). */
-  private async publicUrl(raw: string, field: string): Promise<string> {
-    const reason = await checkPublicUrl(raw, { allowPrivateTargets: this.config.webhookAllowPrivateTargets });
-    if (reason) throw new ValidationError(`${field} ${reason}`);
-    return new URL(raw).toString();
+  private publicUrl(raw: string, field: string): Promise<string> {
+    return this.targets.assertAllowed(raw, field);
   }
 
   async create(cmd: CreateCallRecordingCommand): Promise<CallRecording> {
