@@ -86,18 +86,8 @@ function toRecord(row: UserRow): ScimUserRecord {
   };
 }
 
-/** What SCIM writes of a member or invite. */
-export interface UserWrite {
-  readonly id: string;
-  readonly kind: UserKind;
-  readonly userName: string;
-  readonly email: string;
-  readonly givenName: string | null;
-  readonly familyName: string | null;
-  readonly externalId: string | null;
-  readonly appRole: AppRole;
-  readonly state: MemberState | InviteState;
-  readonly profile: JsonObject;
+/** What SCIM writes of a member or invite: the user as stored but what the database stamps, with its email rows. */
+export interface UserWrite extends Omit<ScimUserRecord, 'version' | 'createdAt' | 'updatedAt'> {
   readonly emails: readonly EmailEntry[];
 }
 

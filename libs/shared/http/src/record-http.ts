@@ -1,6 +1,9 @@
 import { ParseUUIDPipe } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, IsUUID } from 'class-validator';
 import { type Actor, NotFoundError } from '@workbase/shared/kernel';
 import type { AuthContext } from './auth-context';
+import { NoNulCharacters } from './reject-nul.pipe';
 
 /** The `{}` answered by deletes. */
 export class EmptyResponse {}
@@ -11,4 +14,17 @@ export const recordIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotF
 /** Who writes a record, from the request's token: its workspace, its actor, and its member (for `current-user` defaults). */
 export function writeActor(auth: AuthContext): { readonly workspaceId: string; readonly actor: Actor; readonly memberId: string | null } {
   return { workspaceId: auth.workspaceId, actor: auth.actor, memberId: auth.memberId };
+}
+
+/** A record named in a request body as `{ object, record_id }` (a comment's record, a meeting's linked records). */
+export class RecordRefInput {
+  @ApiProperty({ description: 'Object slug or UUID', example: 'people' })
+  @NoNulCharacters()
+  @IsString()
+  @IsNotEmpty()
+  object!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  record_id!: string;
 }

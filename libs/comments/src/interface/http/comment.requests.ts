@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
+import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, RecordRefInput } from '@workbase/shared/http';
 
 /** The threads list's page size (reference API: default 10, max 50). */
 export const THREADS_PAGE = { default: 10, max: 50 } as const;
@@ -14,18 +14,6 @@ export class CommentAuthorInput {
   @ApiProperty({ format: 'uuid', description: 'A workspace member of this workspace' })
   @IsUUID()
   id!: string;
-}
-
-export class CommentRecordInput {
-  @ApiProperty({ description: 'Object slug or UUID', example: 'people' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
-  object!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  record_id!: string;
 }
 
 export class CommentEntryInput {
@@ -68,12 +56,12 @@ export class CommentCreateData {
   @IsUUID()
   thread_id?: string;
 
-  @ApiPropertyOptional({ type: CommentRecordInput, description: 'Open a thread on this record' })
+  @ApiPropertyOptional({ type: RecordRefInput, description: 'Open a thread on this record' })
   @IsOptional()
   @IsObject()
   @ValidateNested()
-  @Type(() => CommentRecordInput)
-  record?: CommentRecordInput;
+  @Type(() => RecordRefInput)
+  record?: RecordRefInput;
 
   @ApiPropertyOptional({ type: CommentEntryInput, description: 'Open a thread on this list entry' })
   @IsOptional()

@@ -15,7 +15,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, toBoolean } from '@workbase/shared/http';
+import { LimitQueryParam, NoNulCharacters, RecordRefInput, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
@@ -61,18 +61,6 @@ export class ParticipantInput {
   @Transform(toBoolean)
   @IsBoolean()
   is_organizer!: boolean;
-}
-
-export class LinkedRecordInput {
-  @ApiProperty({ description: 'Object slug or UUID', example: 'companies' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
-  object!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  record_id!: string;
 }
 
 export class ExternalRefInput {
@@ -141,13 +129,13 @@ export class MeetingCreateData {
   @Type(() => ParticipantInput)
   participants!: ParticipantInput[];
 
-  @ApiPropertyOptional({ type: [LinkedRecordInput] })
+  @ApiPropertyOptional({ type: [RecordRefInput] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
   @ValidateNested({ each: true })
-  @Type(() => LinkedRecordInput)
-  linked_records?: LinkedRecordInput[];
+  @Type(() => RecordRefInput)
+  linked_records?: RecordRefInput[];
 
   @ApiPropertyOptional({
     type: ExternalRefInput,

@@ -5,14 +5,12 @@ import { type AuthContext, CurrentAuth, RequireAdminMember, RequireScopes } from
 import { SCOPES } from '@workbase/shared/kernel';
 import type { Response } from 'express';
 import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
-import { isObject, requireSchema } from '../../domain/json-body';
 import { entityTag } from '../../domain/preconditions';
-import { scimBadRequest } from '../../domain/scim-error';
 import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
 import { ScimOperation } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { ApiScimListQuery, ApiScimResourceQuery, listParam, pageOf, ScimListParams, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
+import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
 
 const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };
@@ -37,7 +35,7 @@ export class ScimGroupsController {
   @ApiOkResponse({ type: ScimListResponse })
   @ApiScimListQuery()
   async list(@CurrentAuth() auth: AuthContext, @ScimListParams() query: ScimListQuery): Promise<ScimListResponse> {
-    return this.search(auth, query.filter, query.startIndex, query.count, query.attributes, query.excludedAttributes);
+    return this.search(auth, query);
   }
 
   @Post('.search')
@@ -48,10 +46,7 @@ export class ScimGroupsController {
   @ApiBody({ type: ScimSearchRequest })
   @ApiOkResponse({ type: ScimListResponse })
   async searchByPost(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<ScimListResponse> {
-    if (!isObject(body)) throw scimBadRequest('invalidSyntax', 'The body must be a SearchRequest object.');
-    requireSchema(body, SCIM_URN.searchRequest);
-    if (body.filter !== undefined && typeof body.filter !== 'string') throw scimBadRequest('invalidValue', 'filter must be a string.');
-    return this.search(auth, body.filter, body.startIndex, body.count, listParam(body.attributes, 'attributes'), listParam(body.excludedAttributes, 'excludedAttributes'));
+    return this.search(auth, searchRequestOf(body));
   }
 
   @Post()
@@ -152,10 +147,10 @@ export class ScimGroupsController {
     await this.groups.delete(auth.workspaceId, teamId, ifMatch);
   }
 
-  private async search(auth: AuthContext, filter: unknown, startIndex: unknown, count: unknown, attributes?: string, excluded?: string): Promise<ScimListResponse> {
-    const page = pageOf(startIndex, count);
-    const { total, groups } = await this.groups.list(auth.workspaceId, filter as string | undefined, page, !excludes('members', attributes, excluded));
-    return toListResponse(groups.map((view) => this.present(view, { attributes, excludedAttributes: excluded })), total, page.startIndex);
+  private async search(auth: AuthContext, query: ScimSearch): Promise<ScimListResponse> {
+    const page = pageOf(query.startIndex, query.count);
+    const { total, groups } = await this.groups.list(auth.workspaceId, query.filter, page, !excludes('members', query.attributes, query.excludedAttributes));
+    return toListResponse(groups.map((view) => this.present(view, query)), total, page.startIndex);
   }
 
   private present(view: ScimGroupView, query: ScimResourceQuery): Record<string, unknown> {

@@ -1,7 +1,9 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { isObject, requireSchema } from '../../domain/json-body';
 import { scimBadRequest } from '../../domain/scim-error';
+import { SCIM_URN } from '../../domain/urns';
 
 export const MAX_COUNT = 100;
 
@@ -88,4 +90,27 @@ export function listParam(value: unknown, name: string): string | undefined {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
   throw scimBadRequest('invalidValue', `${name} must be a string or an array of strings.`);
+}
+
+/** The parameters of a list read, from the query string (`ScimListQuery`) or a `/.search` body. */
+export interface ScimSearch {
+  readonly filter?: string;
+  readonly startIndex?: unknown;
+  readonly count?: unknown;
+  readonly attributes?: string;
+  readonly excludedAttributes?: string;
+}
+
+/** A `POST /.search` body (RFC 7644 §3.4.3) read as the parameters of a GET list. */
+export function searchRequestOf(body: unknown): ScimSearch {
+  if (!isObject(body)) throw scimBadRequest('invalidSyntax', 'The body must be a SearchRequest object.');
+  requireSchema(body, SCIM_URN.searchRequest);
+  if (body.filter !== undefined && typeof body.filter !== 'string') throw scimBadRequest('invalidValue', 'filter must be a string.');
+  return {
+    filter: body.filter,
+    startIndex: body.startIndex,
+    count: body.count,
+    attributes: listParam(body.attributes, 'attributes'),
+    excludedAttributes: listParam(body.excludedAttributes, 'excludedAttributes'),
+  };
 }

@@ -7,14 +7,11 @@ import type { Response } from 'express';
 import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
 import type { ScimUserRecord } from '../../domain/scim-user';
 import { entityTag } from '../../domain/preconditions';
-import { isObject } from '../../domain/json-body';
-import { requireSchema } from '../../domain/json-body';
-import { scimBadRequest } from '../../domain/scim-error';
 import { SCIM_URN } from '../../domain/urns';
 import { project } from './projection';
 import { ScimOperation } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { ApiScimListQuery, ApiScimResourceQuery, listParam, pageOf, ScimListParams, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
+import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
 
 const USER_ID = { name: 'user_id', description: 'Workspace membership id or invite id' };
@@ -40,7 +37,7 @@ export class ScimUsersController {
   @ApiOkResponse({ type: ScimListResponse })
   @ApiScimListQuery()
   async list(@CurrentAuth() auth: AuthContext, @ScimListParams() query: ScimListQuery): Promise<ScimListResponse> {
-    return this.search(auth, query.filter, query.startIndex, query.count, query.attributes, query.excludedAttributes);
+    return this.search(auth, query);
   }
 
   @Post('.search')
@@ -51,10 +48,7 @@ export class ScimUsersController {
   @ApiBody({ type: ScimSearchRequest })
   @ApiOkResponse({ type: ScimListResponse })
   async searchByPost(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<ScimListResponse> {
-    if (!isObject(body)) throw scimBadRequest('invalidSyntax', 'The body must be a SearchRequest object.');
-    requireSchema(body, SCIM_URN.searchRequest);
-    if (body.filter !== undefined && typeof body.filter !== 'string') throw scimBadRequest('invalidValue', 'filter must be a string.');
-    return this.search(auth, body.filter, body.startIndex, body.count, listParam(body.attributes, 'attributes'), listParam(body.excludedAttributes, 'excludedAttributes'));
+    return this.search(auth, searchRequestOf(body));
   }
 
   @Post()
@@ -163,10 +157,10 @@ export class ScimUsersController {
     await this.users.delete(auth.workspaceId, userId, ifMatch);
   }
 
-  private async search(auth: AuthContext, filter: unknown, startIndex: unknown, count: unknown, attributes?: string, excluded?: string): Promise<ScimListResponse> {
-    const page = pageOf(startIndex, count);
-    const { total, users } = await this.users.list(auth.workspaceId, filter as string | undefined, page);
-    const resources = users.map((user) => project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, attributes, excluded));
+  private async search(auth: AuthContext, query: ScimSearch): Promise<ScimListResponse> {
+    const page = pageOf(query.startIndex, query.count);
+    const { total, users } = await this.users.list(auth.workspaceId, query.filter, page);
+    const resources = users.map((user) => project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, query.attributes, query.excludedAttributes));
     return toListResponse(resources, total, page.startIndex);
   }
 
