@@ -11,7 +11,7 @@
  * Each side writes into its own activity (same schema), so the query sees equal data sizes.
  *
  *   node -r @swc-node/register bench/activities.bench.ts      (embedded PostgreSQL; or DATABASE_URL)
- *   BENCH_CREATES=2000 BENCH_EXTRA=50000 BENCH_CONCURRENCY=16 BENCH_ROUNDS=50 …   (the defaults)
+ *   BENCH_CREATES=2000 BENCH_CREATE_ROUNDS=5 BENCH_EXTRA=50000 BENCH_CONCURRENCY=16 BENCH_ROUNDS=50 …   (the defaults)
  *
  * Results are appended to bench/RESULTS.md (BENCH_RESULTS=<file> elsewhere).
  * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
@@ -30,6 +30,7 @@ const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
 const EXTRA = Number(process.env.BENCH_EXTRA ?? 50000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
+const CREATE_ROUNDS = Number(process.env.BENCH_CREATE_ROUNDS ?? 5);
 const DAY0 = Date.UTC(2026, 0, 1);
 
 type ApiCall = ReturnType<typeof jsonClient>;
@@ -71,9 +72,21 @@ async function run(bench: BenchEnvironment, pool: Pool) {
 /** Creates through both sides, fills both activities to the same size, then queries both. */
 async function compare(pool: Pool, poolSize: number, apiIds: Ids, bareIds: Ids, api: ApiCall, bareApi: ApiCall) {
   const values = (i: number) => ({ timestamp: new Date(DAY0 + i * 60_000).toISOString(), direction: 'Outbound', duration: i % 3600, note: `call ${i}` });
-  const createApi = await throughput((i) => api('POST', '/v2/activities/bench_api_calls/records', { data: { values: values(i) } }));
-  const createBare = await throughput((i) => bareApi('POST', '/records', { data: { values: values(i) } }));
-  console.log(`create: API ${createApi.toFixed(0)} req/s, bare ${createBare.toFixed(0)} req/s`);
+  // Interleaved rounds (API, bare, API, bare, …) and the median of each side: the machine's load
+  // drifts over a run, and one side measured entirely before the other would carry the drift.
+  const apiRounds: number[] = [];
+  const bareRounds: number[] = [];
+  const perRound = Math.ceil(CREATES / CREATE_ROUNDS);
+  for (let round = 0; round < CREATE_ROUNDS; round++) {
+    const first = round * perRound;
+    apiRounds.push(await throughput(first, perRound, (i) => api('POST', '/v2/activities/bench_api_calls/records', { data: { values: values(i) } })));
+    bareRounds.push(await throughput(first, perRound, (i) => bareApi('POST', '/records', { data: { values: values(i) } })));
+    console.log(`create round ${round + 1}: API ${apiRounds[round].toFixed(0)} req/s, bare ${bareRounds[round].toFixed(0)} req/s`);
+  }
+  const createApi = median(apiRounds);
+  const createBare = median(bareRounds);
+  const ratios = apiRounds.map((api, i) => api / bareRounds[i]);
+  console.log(`create: API ${createApi.toFixed(0)} req/s, bare ${createBare.toFixed(0)} req/s (medians of ${CREATE_ROUNDS} interleaved rounds)`);
 
   await generate(pool, apiIds, CREATES, CREATES + EXTRA);
   await generate(pool, bareIds, CREATES, CREATES + EXTRA);
@@ -92,27 +105,35 @@ async function compare(pool: Pool, poolSize: number, apiIds: Ids, bareIds: Ids, 
     '',
     `## Activity records (${new Date().toISOString().slice(0, 10)}, ${process.platform}, ${cpus().length} cores, embedded PostgreSQL, bench/activities.bench.ts)`,
     '',
-    `API = the app (${poolSize} connections); bare = express + \`pg\` Pool (same size) doing the same inserts (record, 4 values, outbox event, one transaction) and the same filter/sort select plus the page's values, no auth/validation/lookups. Create: ${CREATES} POSTs per side, ${CONCURRENCY} in flight. Query: timestamp range (${matches.toLocaleString('en')} matches) sorted desc, limit 50, over ${(CREATES + EXTRA).toLocaleString('en')} records per activity, ${ROUNDS} sequential requests after one warm-up; ms as p50 / p95.`,
+    `API = the app (${poolSize} connections); bare = express + \`pg\` Pool (same size) doing the same inserts (record, 4 values, outbox event, one transaction) and the same filter/sort select plus the page's values, no auth/validation/lookups. Create: ${CREATES} POSTs per side in ${CREATE_ROUNDS} interleaved rounds (API, bare, API, …; medians), ${CONCURRENCY} in flight. Query: timestamp range (${matches.toLocaleString('en')} matches) sorted desc, limit 50, over ${(CREATES + EXTRA).toLocaleString('en')} records per activity, ${ROUNDS} sequential requests after one warm-up; ms as p50 / p95.`,
     '',
     '| measure | API | bare express + pg | API / bare |',
     '|---|---|---|---|',
-    `| create throughput (req/s) | ${createApi.toFixed(0)} | ${createBare.toFixed(0)} | ${(createApi / createBare).toFixed(2)}x |`,
+    `| create throughput (req/s), median of ${CREATE_ROUNDS} rounds | ${createApi.toFixed(0)} | ${createBare.toFixed(0)} | ${(createApi / createBare).toFixed(2)}x (per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}) |`,
     `| records/query latency (ms) | ${queryApi.p50.toFixed(1)} / ${queryApi.p95.toFixed(1)} | ${queryBare.p50.toFixed(1)} / ${queryBare.p95.toFixed(1)} | ${(queryApi.p50 / queryBare.p50).toFixed(2)}x |`,
   ];
   console.log(lines.join('\n'));
   appendResults(lines);
 }
 
-async function throughput(run: (i: number) => Promise<unknown>): Promise<number> {
-  await run(-1);
-  let next = 0;
+/** Requests per second of `count` creates numbered from `first`, CONCURRENCY in flight, after one warm-up. */
+async function throughput(first: number, count: number, run: (i: number) => Promise<unknown>): Promise<number> {
+  await run(-1 - first);
+  let next = first;
+  const end = first + count;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < CREATES) await run(next++);
+      while (next < end) await run(next++);
     }),
   );
-  return CREATES / ((performance.now() - started) / 1000);
+  return count / ((performance.now() - started) / 1000);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The hand-written baseline: the same rows in, the same rows out, nothing else. */

@@ -71,6 +71,21 @@ describe('schema cache across replicas', () => {
     expect((await eventually(400, () => onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'S2', stage: 'Lead' } } }))).status).toBe(400);
   });
 
+  it('follows a status renamed through the other replica: the old title is refused, the new one written', async () => {
+    await t.http().post('/v2/objects/companies/attributes').set(as())
+      .send({ data: { title: 'Phase', api_slug: 'phase', type: 'status', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+    await t.http().post('/v2/objects/companies/attributes/phase/statuses').set(as()).send({ data: { title: 'Open' } }).expect(200);
+    // The replica's write looks the status up by title, and keeps it.
+    expect((await eventually(200, () => onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'P1', phase: 'Open' } } }))).status).toBe(200);
+    await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'P2', phase: 'Open' } } }).expect(200);
+    await t.http().patch('/v2/objects/companies/attributes/phase/statuses/Open').set(as()).send({ data: { title: 'In progress' } }).expect(200);
+    const refused = await eventually(400, () => onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'P3', phase: 'Open' } } }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/phase/);
+    const written = await onReplica().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'P4', phase: 'In progress' } } }).expect(200);
+    expect(written.body.data.values.phase[0].status.title).toBe('In progress');
+  });
+
   it('follows an object renamed through the other replica: the old slug is gone, the new one answers', async () => {
     const object = (await t.http().post('/v2/objects').set(as()).send({ data: { api_slug: 'gadgets', singular_noun: 'Gadget', plural_noun: 'Gadgets' } }).expect(200)).body.data;
     await warmReplica('gadgets');

@@ -3,10 +3,17 @@ import type { Attribute } from '../domain/attribute';
 import type { SelectOption, Status } from '../domain/choice';
 import { AttributeRepository, attributesFromJson, containerAttributesJson, type NewAttribute } from '../infrastructure/attribute.repository';
 import { OptionRepository } from '../infrastructure/option.repository';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { CacheInvalidations, ChangeAwareCache, TransactionRunner } from '@workbase/shared/persistence';
 
 /** Builds the SQL of a container's attributes column from the SQL expressions of its workspace and id. */
 export type AttributesColumn = (workspaceIdSql: string, containerIdSql: string) => string;
+
+/**
+ * Options and statuses named by record writes (every create of a record with a select value looked
+ * one up): kept per process, dropped in every process at the commit of any change to the
+ * workspace's options or statuses (their `schema` invalidation triggers).
+ */
+const CHOICE_CACHE = { topic: 'schema', workspaceOf: (choice: SelectOption) => choice.workspaceId, ttlMs: 60_000, maxEntries: 20_000 } as const;
 
 /**
  * The attributes of containers as the contexts that own containers read and seed them (the record
@@ -16,11 +23,18 @@ export type AttributesColumn = (workspaceIdSql: string, containerIdSql: string) 
  */
 @Injectable()
 export class AttributeDirectory {
+  private readonly optionsByKey: ChangeAwareCache<SelectOption>;
+  private readonly statusesByKey: ChangeAwareCache<Status>;
+
   constructor(
     private readonly attributes: AttributeRepository,
     private readonly options: OptionRepository,
     private readonly transactions: TransactionRunner,
-  ) {}
+    invalidations: CacheInvalidations,
+  ) {
+    this.optionsByKey = new ChangeAwareCache<SelectOption>(invalidations, CHOICE_CACHE);
+    this.statusesByKey = new ChangeAwareCache<Status>(invalidations, CHOICE_CACHE);
+  }
 
   /** Attributes of a container in position order (archived ones only when asked). */
   ofContainer(workspaceId: string, containerId: string, options: { includeArchived?: boolean } = {}): Promise<Attribute[]> {
@@ -45,12 +59,21 @@ export class AttributeDirectory {
     return rows[0] ? { ...rows[0], attributes: attributesFromJson(rows[0].attributes) } : null;
   }
 
+  /**
+   * The option a written value names (by id or title), from this process's cache when it holds it.
+   * Only committed options are cached: a transaction that itself changed options or statuses
+   * (seeding a container, the option endpoints) reads them from the database and caches nothing;
+   * "not found" is always asked again.
+   */
   findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOption | null> {
-    return this.options.findOption(workspaceId, attributeId, idOrTitle);
+    const lookUp = () => this.options.findOption(workspaceId, attributeId, idOrTitle);
+    return this.options.changedInThisTransaction() ? lookUp() : this.optionsByKey.get(`${workspaceId}:${attributeId}:${idOrTitle}`, lookUp);
   }
 
+  /** The status a written value names, cached as `findOption`. */
   findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<Status | null> {
-    return this.options.findStatus(workspaceId, attributeId, idOrTitle);
+    const lookUp = () => this.options.findStatus(workspaceId, attributeId, idOrTitle);
+    return this.options.changedInThisTransaction() ? lookUp() : this.statusesByKey.get(`${workspaceId}:${attributeId}:${idOrTitle}`, lookUp);
   }
 
   optionsOf(workspaceId: string, attributeIds: string[]): Promise<SelectOption[]> {

@@ -1,14 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { In } from 'typeorm';
+import { type EntityManager, In } from 'typeorm';
 import type { SelectOption, Status } from '../domain/choice';
 import { SelectOptionOrmEntity, StatusOrmEntity } from './orm-entities';
 
 /** Select options and statuses: both are titled, archivable choices owned by one attribute. */
 @Injectable()
 export class OptionRepository {
+  /** Transactions that changed options or statuses (their managers): see `changedInThisTransaction`. */
+  private readonly changedBy = new WeakSet<EntityManager>();
+
   constructor(private readonly transactions: TransactionRunner) {}
+
+  /**
+   * Whether the current transaction inserted or updated options or statuses: its lookups may see
+   * its own uncommitted choices, which no cache of committed ones may keep or answer with.
+   */
+  changedInThisTransaction(): boolean {
+    return this.transactions.inTransaction() && this.changedBy.has(this.transactions.manager());
+  }
+
+  private noteChange(): void {
+    if (this.transactions.inTransaction()) this.changedBy.add(this.transactions.manager());
+  }
 
   private get options() {
     return this.transactions.manager().getRepository(SelectOptionOrmEntity);
@@ -33,10 +48,13 @@ export class OptionRepository {
   }
 
   async insertOptions(rows: Array<Omit<SelectOption, 'createdAt'>>): Promise<void> {
-    if (rows.length > 0) await this.options.insert(rows);
+    if (rows.length === 0) return;
+    this.noteChange();
+    await this.options.insert(rows);
   }
 
   async updateOption(workspaceId: string, id: string, changes: Partial<Pick<SelectOption, 'title' | 'isArchived'>>): Promise<void> {
+    this.noteChange();
     await this.options.update({ workspaceId, id }, changes);
   }
 
@@ -55,7 +73,9 @@ export class OptionRepository {
   }
 
   async insertStatuses(rows: Array<Omit<Status, 'createdAt'>>): Promise<void> {
-    if (rows.length > 0) await this.statuses.insert(rows);
+    if (rows.length === 0) return;
+    this.noteChange();
+    await this.statuses.insert(rows);
   }
 
   async updateStatus(
@@ -63,6 +83,7 @@ export class OptionRepository {
     id: string,
     changes: Partial<Pick<Status, 'title' | 'isArchived' | 'celebrationEnabled' | 'targetTimeInStatus'>>,
   ): Promise<void> {
+    this.noteChange();
     await this.statuses.update({ workspaceId, id }, changes);
   }
 
