@@ -63,10 +63,15 @@ export class RecordWriter {
       const plans = [...parsed.values()]
         .map(({ attribute, values: given }) => ({ attribute, open: planValues([], given, attribute.isMultiselect, 'create').open }))
         .filter((plan) => plan.open.length > 0);
+      // The created event is written by the insert itself unless links to other records are
+      // mirrored: their update events come first, as they always have.
+      const created = containerEvent(container, 'created', who.actor, { recordId });
+      const mirrors = plans.some(({ attribute }) => attribute.relationshipAttributeId);
       const written = await this.store.insertRecordWithValues(
         who.workspaceId,
         { id: recordId, containerId: container.id, createdBy: who.actor, parentRecordId: options.parentRecordId },
         plans.flatMap(({ attribute, open }) => open.map((value) => ({ attributeId: attribute.id, value }))),
+        mirrors ? [] : [created],
       );
       const changedElsewhere = new Map<string, Set<string>>();
       for (const { attribute, open } of plans) {
@@ -74,7 +79,7 @@ export class RecordWriter {
         if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, open.map((v) => v.ref!), [], changedElsewhere);
       }
       await this.recordMirroredUpdates(who, changedElsewhere);
-      await this.outbox.record(containerEvent(container, 'created', who.actor, { recordId }));
+      if (mirrors) await this.outbox.record(created);
       return { record: written.record, values: written.values, attributes, known: seen };
     });
   }

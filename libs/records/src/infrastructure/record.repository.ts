@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Actor, DomainEvent } from '@workbase/shared/kernel';
+import { OUTBOX_NOTIFY, outboxInsert, TransactionRunner } from '@workbase/shared/persistence';
 import type { StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/attributes';
 import { isoNanos } from './sql';
 
@@ -138,12 +138,16 @@ export class RecordRepository {
     workspaceId: string,
     record: { id: string; containerId: string; createdBy: Actor; parentRecordId?: string | null },
     values: ReadonlyArray<{ readonly attributeId: string; readonly value: StoredValue }>,
+    events: readonly DomainEvent[] = [],
   ): Promise<{ record: RecordRow; values: ValueRowWithRecord[] }> {
     const actor = JSON.stringify(record.createdBy);
     const params: unknown[] = [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, actor];
     const insertRecord = `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`;
+    // The record's own events ride in the same statement (the outbox's INSERT and notification).
+    const recorded = events.length > 0 ? `, recorded AS (${outboxInsert(events, params)})` : '';
+    const notified = events.length > 0 ? `, ${OUTBOX_NOTIFY} AS notified` : '';
     if (values.length === 0) {
-      const rows = await this.transactions.query<RawRecord>(insertRecord, params);
+      const rows = await this.transactions.query<RawRecord>(`WITH rec AS (${insertRecord})${recorded} SELECT rec.*${notified} FROM rec`, params);
       return { record: toRecord(rows[0]), values: [] };
     }
     const tuples = values.map(({ attributeId, value }) => `($1, $2, ${valueTuple(params, attributeId, value)})`);
@@ -152,8 +156,8 @@ export class RecordRepository {
          vals AS (INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
              value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
            VALUES ${tuples.join(', ')}
-           RETURNING id AS sort_id, ${VALUE_COLUMNS})
-       SELECT (SELECT row_to_json(rec) FROM rec) AS record, vals.* FROM vals ORDER BY vals.attribute_id, vals.sort_id`,
+           RETURNING id AS sort_id, ${VALUE_COLUMNS})${recorded}
+       SELECT (SELECT row_to_json(rec) FROM rec) AS record, vals.*${notified} FROM vals ORDER BY vals.attribute_id, vals.sort_id`,
       params,
     );
     return { record: toRecord(rows[0].record), values: rows.map(toValue) };

@@ -19,19 +19,26 @@ export class EventOutbox {
       throw new Error('EventOutbox.record must be called inside TransactionRunner.run, with the change it describes');
     }
     const params: unknown[] = [];
-    const rows = events.map((event, i) => {
-      params.push(event.workspaceId, event.eventType, JSON.stringify(event.id), JSON.stringify(event.actor), JSON.stringify(event.payload ?? {}));
-      const o = i * 5;
-      return `($${o + 1}, $${o + 2}, $${o + 3}::jsonb, $${o + 4}::jsonb, $${o + 5}::jsonb)`;
-    });
-    // The notification is delivered at commit (once per transaction, however many records) and
-    // wakes the webhook fan-out at once instead of at its next poll (libs/webhooks/README.md).
-    await this.transactions
-      .manager()
-      .query(
-        `WITH recorded AS (INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}) ` +
-          `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`,
-        params,
-      );
+    await this.transactions.manager().query(`WITH recorded AS (${outboxInsert(events, params)}) SELECT ${OUTBOX_NOTIFY}`, params);
   }
 }
+
+/**
+ * The INSERT of `events` into the outbox, its parameters appended to `params`: for a statement
+ * that records its change's events itself (one round trip instead of two). Such a statement must
+ * run in a transaction and also select `OUTBOX_NOTIFY`, as `record` does.
+ */
+export function outboxInsert(events: readonly DomainEvent[], params: unknown[]): string {
+  const rows = events.map((event) => {
+    const o = params.length;
+    params.push(event.workspaceId, event.eventType, JSON.stringify(event.id), JSON.stringify(event.actor), JSON.stringify(event.payload ?? {}));
+    return `($${o + 1}, $${o + 2}, $${o + 3}::jsonb, $${o + 4}::jsonb, $${o + 5}::jsonb)`;
+  });
+  return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`;
+}
+
+/**
+ * The notification of new events, delivered at commit (once per transaction, however many records)
+ * so that it wakes the webhook fan-out at once instead of at its next poll (libs/webhooks/README.md).
+ */
+export const OUTBOX_NOTIFY = `pg_notify('${OUTBOX_CHANNEL}', '')`;
