@@ -129,6 +129,14 @@ describe('replicas: two APIs and two workers on one database', () => {
     }
   });
 
+  it('keeps idle connections open longer than the balancers and client pools in front (HTTP_KEEP_ALIVE_TIMEOUT_MS, 65 s)', async () => {
+    for (const index of [0, 1]) {
+      const res = await fetch(`${api(index)}/health`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('keep-alive')).toBe('timeout=65');
+    }
+  });
+
   it('delivers every event once per subscription with two workers, and a cursor from one API pages on the other', async () => {
     const hooks: string[] = [];
     for (let i = 0; i < 2; i++) {

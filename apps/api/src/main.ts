@@ -79,6 +79,10 @@ async function main(): Promise<void> {
     const announce = announcer(format);
     if (database.embedded && config.seedDemoWorkspace) await seedDemoWorkspace(app, config.baseUrl, format, announce);
     await app.listen(config.port);
+    const server = app.getHttpServer() as Server;
+    server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
+    // A request's headers may take as long as the connection may idle, plus a margin.
+    server.headersTimeout = config.httpKeepAliveTimeoutMs + 1_000;
     if (config.runWorker) await app.get(WebhookWorker).start();
     exitWhenDatabaseIsLost(database, config, logger);
     announce.info(

@@ -47,6 +47,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(5000)
   SHUTDOWN_DRAIN_MS?: number;
 
+  /** How long an idle keep-alive connection stays open; longer than any balancer's or client's idle timeout in front of it. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+
   /** A process that joined another process's embedded cluster exits (status 75) when it is gone for longer than this. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   EMBEDDED_REJOIN_WITHIN_MS?: number;
@@ -167,6 +171,12 @@ export interface AppConfig {
   readonly logFormat: 'json' | 'pretty' | null;
   /** SIGTERM: readiness is 503 for this long before the HTTP server stops accepting connections. */
   readonly shutdownDrainMs: number;
+  /**
+   * Idle keep-alive connections are closed by the server after this long. It must exceed the idle
+   * timeout of whatever reuses them (a balancer, a client pool): otherwise the server may close a
+   * connection just as the other side sends a request on it, which fails as "socket hang up".
+   */
+  readonly httpKeepAliveTimeoutMs: number;
   /** Embedded database joined from another process: how long it may be gone before this process exits to be restarted. */
   readonly embeddedRejoinWithinMs: number;
   readonly bodyLimit: string;
@@ -250,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parsed.LOG_LEVEL ?? 'info',
     logFormat: parsed.LOG_FORMAT ?? null,
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS ?? 1000,
+    httpKeepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
     embeddedRejoinWithinMs: parsed.EMBEDDED_REJOIN_WITHIN_MS ?? 30_000,
     bodyLimit: parsed.BODY_LIMIT ?? '10mb',
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
