@@ -30,6 +30,7 @@
  * Results are appended to bench/RESULTS.md (BENCH_RESULTS=<file> elsewhere).
  * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
  *   BENCH_RECORDS=2000 BENCH_ROUNDS=3 BENCH_NO_WRITE=1 npm run bench:sql
+ * One shape, e.g. under a CPU profile: BENCH_SHAPES=LIMIT BENCH_ADMISSION=0 (names contain the word).
  */
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -39,6 +40,8 @@ import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchW
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ADMISSION = process.env.BENCH_ADMISSION !== '0';
+/** Only the shapes whose name contains one of these comma-separated words (all shapes when unset). */
+const SHAPES = process.env.BENCH_SHAPES?.split(',').filter(Boolean) ?? null;
 const PEOPLE = 1_000;
 const DAY0 = Date.UTC(2026, 0, 1);
 /** The endpoint's statement timeout in the bench: short, for the admission flood; raise it for 1M records. */
@@ -184,7 +187,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
     '| shape | POST /v2/sql median / p95 (ms) | hand-written on tables median / p95 (ms) | ratio (median) |',
     '|---|---|---|---|',
   ];
-  for (const shape of shapes) {
+  for (const shape of shapes.filter((s) => !SHAPES || SHAPES.some((word) => s.name.includes(word)))) {
     const [endpoint, hand] = [await viaEndpoint(shape.sql), await byHand(shape.hand)];
     if (shape.unordered) await checkSameRecords(endpoint, hand, shape, byHand);
     else if (JSON.stringify(endpoint) !== JSON.stringify(hand)) throw new Error(`answers differ for "${shape.name}": ${JSON.stringify(endpoint).slice(0, 500)} vs ${JSON.stringify(hand).slice(0, 500)}`);

@@ -73,7 +73,7 @@ export class SqlQueryService {
       });
       const text = statement.render((index) => `${GENERATED_PREFIX}t${index + 1}`);
       return { relations, statement: text, params: params.values, names: displayNames };
-    });
+    }, { fixedJoinOrder: !statement.hasJoins });
   }
 
   private readableSchemas(caller: SqlCaller): DataSchema[] {

@@ -169,6 +169,19 @@ describe('statement analyzer: the verification pass over the rendered text', () 
   });
 });
 
+describe('statement analyzer: whether a statement writes a JOIN of its own', () => {
+  it('sees a JOIN anywhere (FROM, subquery, CTE, LATERAL) and none in plain FROM lists', () => {
+    const joins = (sql: string) => analyzeStatement(sql).hasJoins;
+    expect(joins('SELECT * FROM people')).toBe(false);
+    expect(joins('SELECT count(*) FROM people p, companies c WHERE p.record_id = c.record_id')).toBe(false);
+    expect(joins('SELECT * FROM people WHERE record_id IN (SELECT record_id FROM companies)')).toBe(false);
+    expect(joins('SELECT * FROM people p JOIN companies c ON true')).toBe(true);
+    expect(joins('SELECT * FROM people p LEFT JOIN companies c ON c.record_id = p.record_id')).toBe(true);
+    expect(joins('SELECT * FROM people WHERE EXISTS (SELECT 1 FROM companies c CROSS JOIN people q)')).toBe(true);
+    expect(joins('WITH x AS (SELECT p.* FROM people p NATURAL JOIN companies) SELECT * FROM x')).toBe(true);
+  });
+});
+
 describe('statement analyzer: which columns a statement can read', () => {
   const use = (sql: string) => {
     const { columnUse } = analyzeStatement(sql);

@@ -279,6 +279,8 @@ class Walker {
   /** Every name a RangeVar can be referred to by (alias or relation name). */
   private readonly relationNames = new Set<string>();
   private allColumns = false;
+  /** Whether the statement writes a JOIN of its own (anywhere, subqueries included). */
+  joins = false;
   private readonly occurrenceOf = new Map<Body, PendingTable>();
   private cteCounter = 0;
 
@@ -368,6 +370,7 @@ class Walker {
     }
     if (this.verify) return;
     if (type === 'SelectStmt') this.collectFilters(value);
+    if (type === 'JoinExpr') this.joins = true;
     if (type === 'JoinExpr' && (value.isNatural === true || (Array.isArray(value.usingClause) && value.usingClause.length > 0))) this.allColumns = true;
   }
 
@@ -562,6 +565,8 @@ export interface AnalyzedStatement {
   readonly occurrences: readonly TableOccurrence[];
   /** The columns the statement can read (a superset). */
   readonly columnUse: ColumnUse;
+  /** Whether the statement writes a JOIN of its own; without one, the only explicit joins are the generated relations'. */
+  readonly hasJoins: boolean;
   /**
    * The statement with each table occurrence replaced by its generated relation (`nameOf` its
    * index in `occurrences`), deparsed and verified again by a second parse. Call once.
@@ -589,6 +594,7 @@ export function analyzeStatement(sql: string): AnalyzedStatement {
     tables: [...walker.tables.values()],
     occurrences: walker.pending.map(({ ref, filters }) => ({ ref, filters })),
     columnUse: walker.columnUse(),
+    hasJoins: walker.joins,
     cteNames: walker.cteNames,
     render(nameOf) {
       if (rendered) throw new Error('render() called twice');
