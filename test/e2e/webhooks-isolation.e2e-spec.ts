@@ -132,6 +132,7 @@ describe('webhook target isolation (e2e)', () => {
     await waitFor(() => quiet.accepted.length >= 1, 5_000, "the quiet workspace's event");
     expect(quiet.accepted[0].receivedAt - committed).toBeLessThan(1_000);
     expect(busy.accepted.length).toBeLessThan(backlog); // it went ahead of the backlog
-    await waitFor(() => uniqueDeliveries(busy.accepted).length >= backlog, 60_000, 'the backlog');
-  }, 90_000);
+    // The whole backlog still arrives: one target, at most CAP attempts at a time, takes a minute or more on a loaded CI machine.
+    await waitFor(() => uniqueDeliveries(busy.accepted).length >= backlog, 150_000, 'the backlog');
+  }, 180_000);
 });
