@@ -2,6 +2,8 @@ import { cliJson as json, runCli as cli } from '../support/cli';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('CLI', () => {
+  // Every test starts several CLI processes, each a cold Node.js start: at CI's load one took over 10 s.
+  jest.setTimeout(180_000);
   let t: TestApp;
   let url: string;
 

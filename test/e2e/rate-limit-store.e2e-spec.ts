@@ -39,13 +39,15 @@ describe('PostgresRateLimitStore (leased budgets)', () => {
   /**
    * Spends `perStore` hits on each store at once inside one window, retrying when the burst
    * straddled a window boundary (a loaded machine), so that the count belongs to one window.
+   * Each try uses a key of its own: a retry must not meet what the last try spent.
    */
   async function burstInOneWindow(stores: PostgresRateLimitStore[], key: string, perStore: number, limit: number) {
     for (let attempt = 0; attempt < 4; attempt += 1) {
       await atWindowStart();
       const started = Date.now();
-      const results = await Promise.all(stores.flatMap((store) => Array.from({ length: perStore }, () => store.increment(key, WINDOW_MS, limit))));
-      if (Math.floor(started / WINDOW_MS) === Math.floor(Date.now() / WINDOW_MS)) return results;
+      const tryKey = `${key}:${attempt}`;
+      const results = await Promise.all(stores.flatMap((store) => Array.from({ length: perStore }, () => store.increment(tryKey, WINDOW_MS, limit))));
+      if (Math.floor(started / WINDOW_MS) === Math.floor(Date.now() / WINDOW_MS)) return Object.assign(results, { key: tryKey });
     }
     throw new Error('no burst fitted in one window in four tries');
   }
@@ -82,6 +84,41 @@ describe('PostgresRateLimitStore (leased budgets)', () => {
     const first = await burstInOneWindow([store], key, 6, 3);
     expect(first.filter((r) => !r.isBlocked)).toHaveLength(3);
     await atWindowStart();
-    expect((await store.increment(key, WINDOW_MS, 3)).isBlocked).toBe(false);
+    expect((await store.increment(first.key, WINDOW_MS, 3)).isBlocked).toBe(false);
+  });
+
+  it('never answers from a lease past its window, however slowly the lease came back', async () => {
+    const ANSWER_DELAY_MS = 400;
+    for (let attempt = 0; ; attempt += 1) {
+      let slow = false;
+      const delayed = new Proxy(dataSource, {
+        get(target, property, receiver) {
+          if (property === 'query') {
+            return async (...args: Parameters<DataSource['query']>) => {
+              const rows: unknown = await target.query(...args);
+              if (slow) await new Promise((resolve) => setTimeout(resolve, ANSWER_DELAY_MS));
+              return rows;
+            };
+          }
+          return Reflect.get(target, property, receiver) as unknown;
+        },
+      });
+      const store = new PostgresRateLimitStore(delayed);
+      const key = `test:slow-answer:${Date.now()}`;
+      await atWindowStart();
+      const window = Math.floor(Date.now() / WINDOW_MS);
+      expect((await store.increment(key, WINDOW_MS, 1)).isBlocked).toBe(false);
+      slow = true; // the lease that finds the window spent comes back late
+      const spent = await store.increment(key, WINDOW_MS, 1);
+      slow = false;
+      if (!spent.isBlocked || Math.floor((Date.now() - ANSWER_DELAY_MS) / WINDOW_MS) !== window) {
+        if (attempt < 3) continue; // the machine was too slow to stay in one window: try again
+        throw new Error('no try stayed in one window');
+      }
+      // Just past the window's end by the local clock, well inside the late answer's delay.
+      await new Promise((resolve) => setTimeout(resolve, (window + 1) * WINDOW_MS - Date.now() + 60));
+      expect((await store.increment(key, WINDOW_MS, 1)).isBlocked).toBe(false);
+      return;
+    }
   });
 });

@@ -94,6 +94,9 @@ export class PostgresRateLimitStore implements ThrottlerStorage {
     // before this lease is exactly `hits - slice` and concurrent leases never overlap; what the
     // limit has left of the slice is granted. Past the limit a process leases once more per
     // window, learns it is exhausted and answers from memory until the window ends.
+    // The window's end is counted from before the round trip, so that a slow answer never makes a
+    // lease outlive its window (the next lease then finds the window the database is in).
+    const askedAt = Date.now();
     const rows: LeaseRow[] = await this.dataSource.query(
       `WITH window_of_now AS (
          SELECT to_timestamp(floor(extract(epoch FROM clock_timestamp()) * 1000 / $2) * $2 / 1000.0) AS start
@@ -106,7 +109,7 @@ export class PostgresRateLimitStore implements ThrottlerStorage {
     );
     const hits = Number(rows[0].hits);
     const granted = Math.max(0, Math.min(slice, limit - (hits - slice)));
-    const lease: Lease = { expiresAt: Date.now() + rows[0].ms_left, remaining: granted, totalHitsAtLease: hits - slice + granted, exhausted: granted === 0 };
+    const lease: Lease = { expiresAt: askedAt + rows[0].ms_left, remaining: granted, totalHitsAtLease: hits - slice + granted, exhausted: granted === 0 };
     this.leases.set(key, lease);
     return lease;
   }
