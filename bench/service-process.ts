@@ -1,0 +1,102 @@
+/**
+ * The service in a process of its own (startBenchApp in a forked child), so that a bench can read
+ * the service's own RSS (`/proc/<pid>/status`) and profile it (`--cpu-prof`) apart from the bare
+ * server, which stays in the bench's process, and from autocannon, which runs in a third.
+ */
+import { fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { startBenchApp } from './support';
+
+export interface ServiceProcess {
+  readonly pid: number;
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly workspaceId: string;
+  /** The service's configured public base URL (BASE_URL), as it writes it into `web_url`. */
+  readonly publicUrl: string;
+  /** Resident set size of the service process, in MB (VmRSS). */
+  rssMb(): number;
+  /** Closes the app and waits for the process to exit (a `--cpu-prof` profile is written then). */
+  close(): Promise<void>;
+}
+
+interface Ready {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly workspaceId: string;
+  readonly publicUrl: string;
+}
+
+/** Starts the service on the database `url` with `env` over startBenchApp's; `cpuProfDir` turns on `--cpu-prof`. */
+export function startServiceProcess(url: string, env: Readonly<Record<string, string>>, options: { cpuProfDir?: string } = {}): Promise<ServiceProcess> {
+  const execArgv = ['-r', '@swc-node/register', ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [])];
+  const child = fork(__filename, [], { execArgv, env: { ...process.env, BENCH_SERVICE_URL: url, BENCH_SERVICE_ENV: JSON.stringify(env) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`service process exited with ${code} before it was ready`)));
+    child.once('message', (ready: Ready) => {
+      resolve({
+        pid: child.pid!,
+        ...ready,
+        rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
+        close: async () => {
+          child.send('close');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** The child's side: start, report, close on the parent's word (or when the parent goes). */
+async function serve(): Promise<void> {
+  const app = await startBenchApp(process.env.BENCH_SERVICE_URL!, JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
+  const close = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.on('message', () => void close());
+  process.on('disconnect', () => void close());
+  process.send!({ baseUrl: app.baseUrl, token: app.token, workspaceId: app.workspaceId, publicUrl: app.config.baseUrl } satisfies Ready);
+}
+
+if (require.main === module) {
+  serve().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/** The `top` entries by self time of the `.cpuprofile` files in `dir`, as table rows: self %, self ms, function, where. */
+export function profileTop(dir: string, top = 20): string[] {
+  const self = new Map<string, number>();
+  const root = path.resolve(__dirname, '..');
+  let total = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const frame = byId.get(id)!.callFrame;
+      const where = frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(`${root}/`, '').replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '';
+      const key = `${frame.functionName || '(anonymous)'}\t${where}`;
+      const us = profile.timeDeltas[i] ?? 0;
+      self.set(key, (self.get(key) ?? 0) + us);
+      total += us;
+    });
+  }
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, us]) => {
+      const [name, where] = key.split('\t');
+      return `| ${((us / total) * 100).toFixed(1)} % | ${(us / 1000).toFixed(0)} | \`${name}\` | ${where} |`;
+    });
+}
