@@ -15,14 +15,13 @@
  * the service's alone; the bare server runs in this process, autocannon in a third.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import express from 'express';
 import { Pool } from 'pg';
-import { grants, SCOPES } from '@workbase/shared/kernel';
+import { attributesJsonSql, bareGrant, type BareAttribute, type BareRecord, bareRecordJson, type BareValue, isoSql, valuesJsonSql } from './bare-records';
 import { profileTop, startServiceProcess, type ServiceProcess } from './service-process';
 import { jsonClient, startBenchDatabase } from './support';
 
@@ -62,89 +61,30 @@ function autocannon(url: string, token: string, seconds: number): Promise<Load> 
   });
 }
 
-const TOKEN_SQL = `SELECT t.workspace_id, t.scopes
-  FROM api_tokens t
-  LEFT JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
- WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
-   AND (t.kind = 'service' OR (m.state = 'active' AND m.deleted_at IS NULL))`;
-
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"000Z"')`;
-
-/** The object's live attributes, the record and its current values, in one statement. */
-const RECORD_SQL = `SELECT o.id AS object_id, o.api_slug, w.slug AS workspace_slug, r.id, ${iso('r.created_at')} AS created_at, r.created_by,
-    (SELECT json_agg(json_build_object('id', a.id, 'slug', a.api_slug, 'type', a.type, 'system', a.is_system) ORDER BY a.position, a.id)
-       FROM attributes a WHERE a.workspace_id = o.workspace_id AND a.container_id = o.id AND NOT a.is_archived) AS attributes,
-    (SELECT json_agg(json_build_object('attribute_id', v.attribute_id, 'active_from', ${iso('v.active_from')}, 'active_until', ${iso('v.active_until')},
-                     'created_by', v.created_by, 'text', v.value_text, 'number', v.value_number, 'json', v.value_json) ORDER BY v.attribute_id, v.id)
-       FROM record_values v WHERE v.workspace_id = r.workspace_id AND v.record_id = r.id AND v.active_until IS NULL) AS values
+/** The object, the record, the object's live attributes and the record's current values, in one statement. */
+const RECORD_SQL = `SELECT o.id AS object_id, r.id, ${isoSql('r.created_at')} AS created_at, r.created_by,
+    ${attributesJsonSql('o.workspace_id', 'o.id')} AS attributes, ${valuesJsonSql('r.workspace_id', '= r.id')} AS values
   FROM objects o
-  JOIN workspaces w ON w.id = o.workspace_id
   JOIN records r ON r.workspace_id = o.workspace_id AND r.container_id = o.id AND r.id = $3
  WHERE o.workspace_id = $1 AND o.api_slug = $2`;
 
-interface BareValue {
-  attribute_id: string;
-  active_from: string;
-  active_until: string | null;
-  created_by: unknown;
-  text: string | null;
-  number: number | null;
-  json: Record<string, unknown> | null;
-}
-
-const JSON_TYPES = new Set(['personal-name', 'email-address', 'domain', 'phone-number', 'location', 'interaction']);
-const SYSTEM_SLUGS = new Set(['record_id', 'created_at', 'created_by']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The same answer as the service for the value types the bench writes (text, number and the JSON-stored ones); anything else is a 500. */
+/** Two statements: the token, then the record with everything its answer needs. */
 function bareServer(pool: Pool, publicUrl: string): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.get('/v2/objects/:object/records/:record_id', async (req, res) => {
-    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!token) return void res.status(401).json({ status_code: 401 });
-    const hash = createHash('sha256').update(token, 'utf8').digest();
-    const grant = (await pool.query<{ workspace_id: string; scopes: string[] }>(TOKEN_SQL, [hash])).rows[0];
-    if (!grant) return void res.status(401).json({ status_code: 401 });
-    const scopes = new Set(grant.scopes);
-    if (!grants(scopes, SCOPES.recordPermissionRead) || !grants(scopes, SCOPES.objectConfigurationRead)) return void res.status(403).json({ status_code: 403 });
+    const grant = await bareGrant(pool, req.headers.authorization);
+    if (typeof grant === 'number') return void res.status(grant).json({ status_code: grant });
     if (!UUID.test(req.params.record_id)) return void res.status(404).json({ status_code: 404 });
-    const row = (await pool.query(RECORD_SQL, [grant.workspace_id, req.params.object, req.params.record_id])).rows[0] as
-      | { object_id: string; api_slug: string; workspace_slug: string; id: string; created_at: string; created_by: { type: string; id: string | null }; attributes: Array<{ id: string; slug: string; type: string; system: boolean }>; values: BareValue[] | null }
+    const row = (await pool.query(RECORD_SQL, [grant.workspaceId, req.params.object, req.params.record_id])).rows[0] as
+      | (BareRecord & { object_id: string; attributes: BareAttribute[] | null; values: BareValue[] | null })
       | undefined;
     if (!row) return void res.status(404).json({ status_code: 404 });
-    const values: Record<string, unknown[]> = {};
-    const system = { active_from: row.created_at, active_until: null, created_by_actor: row.created_by };
-    for (const attribute of row.attributes ?? []) {
-      if (attribute.system && SYSTEM_SLUGS.has(attribute.slug)) {
-        values[attribute.slug] = [
-          attribute.slug === 'record_id'
-            ? { ...system, value: row.id, attribute_type: 'text' }
-            : attribute.slug === 'created_at'
-              ? { ...system, value: row.created_at, attribute_type: 'timestamp' }
-              : { ...system, referenced_actor_type: row.created_by.type, referenced_actor_id: row.created_by.id, attribute_type: 'actor-reference' },
-        ];
-        continue;
-      }
-      values[attribute.slug] = (row.values ?? [])
-        .filter((v) => v.attribute_id === attribute.id)
-        .map((v) => {
-          const base = { active_from: v.active_from, active_until: v.active_until, created_by_actor: v.created_by };
-          if (attribute.type === 'text') return { ...base, value: v.text, attribute_type: attribute.type };
-          if (attribute.type === 'number') return { ...base, value: Number(v.number), attribute_type: attribute.type };
-          if (JSON_TYPES.has(attribute.type)) return { ...base, ...v.json, attribute_type: attribute.type };
-          throw new Error(`the bare handler does not read ${attribute.type} values`);
-        });
-    }
-    res.json({
-      data: {
-        id: { workspace_id: grant.workspace_id, object_id: row.object_id, record_id: row.id },
-        created_at: row.created_at,
-        web_url: `${publicUrl}/${row.workspace_slug}/${row.api_slug}/${row.id}`,
-        values,
-      },
-    });
+    const where = { publicUrl, workspaceId: grant.workspaceId, workspaceSlug: grant.workspaceSlug, objectId: row.object_id, objectSlug: req.params.object };
+    res.json({ data: bareRecordJson(where, row, row.attributes ?? [], row.values ?? []) });
   });
   return app;
 }
@@ -246,7 +186,8 @@ async function main(): Promise<void> {
     }
   } finally {
     const server = bare?.server;
-    if (server) await new Promise((resolve) => server.close(resolve));
+    // Requests autocannon sent just before it exited are still running: let them end before the pool does.
+    if (server) await new Promise((resolve) => setTimeout(() => server.close(resolve), 1_000));
     await pool.end();
     await service?.close();
     await database.close();
