@@ -169,9 +169,11 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`\nthroughput ratio (Workbase / bare): ${(results[0][1].requestsPerSecond / results[1][1].requestsPerSecond).toFixed(2)}\n`);
     process.stdout.write(
-      `service process RSS under load (its own process; sampled every 1 s in its rounds): max ${Math.max(...rss).toFixed(0)} MB, mean ${mean(rss).toFixed(0)} MB; ` +
+      `service process RSS under load (its own process, ${service.mode === 'compiled' ? 'compiled JavaScript as npm start runs it' : 'sources compiled on the fly by @swc-node/register'}; ` +
+        `sampled every 1 s in its rounds): max ${Math.max(...rss).toFixed(0)} MB, mean ${mean(rss).toFixed(0)} MB; ` +
         `bench process (bare server) RSS now ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB\n`,
     );
+    process.stdout.write(`service process.memoryUsage() after the rounds (MB): ${JSON.stringify(await service.memory())}\n`);
 
     if (SOAK_SECONDS > 0) {
       const { result, samples } = await sampleRss(service, 10_000, () => autocannon(servers[0][1], service!.token, SOAK_SECONDS));
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
       const first = samples.filter((s) => s.at <= window).map((s) => s.mb);
       const last = samples.filter((s) => s.at >= SOAK_SECONDS - window).map((s) => s.mb);
       process.stdout.write(`\nsoak: Workbase alone, ${SOAK_SECONDS} s at ${CONNECTIONS} connections: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}\n`);
+      process.stdout.write(`service process.memoryUsage() after the soak (MB): ${JSON.stringify(await service.memory())}\n`);
       process.stdout.write(`soak RSS samples (s: MB): ${samples.map((s) => `${s.at.toFixed(0)}: ${s.mb.toFixed(0)}`).join(', ')}\n`);
       process.stdout.write(
         `soak RSS: first ${window.toFixed(0)} s mean ${mean(first).toFixed(1)} MB, last ${window.toFixed(0)} s mean ${mean(last).toFixed(1)} MB, growth ${((mean(last) / mean(first) - 1) * 100).toFixed(1)} %, max ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB\n`,

@@ -2,9 +2,14 @@
  * The service in a process of its own (startBenchApp in a forked child), so that a bench can read
  * the service's own RSS (`/proc/<pid>/status`) and profile it (`--cpu-prof`) apart from the bare
  * server, which stays in the bench's process, and from autocannon, which runs in a third.
+ *
+ * By default the child compiles the TypeScript sources on the fly (@swc-node/register, as every
+ * bench does). BENCH_SERVICE_COMPILED=1 runs it as `npm start` runs the service instead: plain
+ * JavaScript emitted by tsc, with tsconfig-paths (run `npx tsc -p tsconfig.json` first: it emits
+ * apps, libs and bench into dist/), which is what an RSS measurement should see.
  */
 import { fork } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startBenchApp } from './support';
 
@@ -17,6 +22,10 @@ export interface ServiceProcess {
   readonly publicUrl: string;
   /** Resident set size of the service process, in MB (VmRSS). */
   rssMb(): number;
+  /** The service process's `process.memoryUsage()`, in MB. */
+  memory(): Promise<Record<string, number>>;
+  /** How the child runs: `swc` (sources compiled on the fly) or `compiled` (dist/, as `npm start`). */
+  readonly mode: 'swc' | 'compiled';
   /** Closes the app and waits for the process to exit (a `--cpu-prof` profile is written then). */
   close(): Promise<void>;
 }
@@ -30,8 +39,13 @@ interface Ready {
 
 /** Starts the service on the database `url` with `env` over startBenchApp's; `cpuProfDir` turns on `--cpu-prof`. */
 export function startServiceProcess(url: string, env: Readonly<Record<string, string>>, options: { cpuProfDir?: string } = {}): Promise<ServiceProcess> {
-  const execArgv = ['-r', '@swc-node/register', ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [])];
-  const child = fork(__filename, [], { execArgv, env: { ...process.env, BENCH_SERVICE_URL: url, BENCH_SERVICE_ENV: JSON.stringify(env) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const root = path.resolve(__dirname, '..');
+  const compiled = Boolean(process.env.BENCH_SERVICE_COMPILED);
+  const entry = compiled ? path.join(root, 'dist/bench/service-process.js') : __filename;
+  if (compiled && !existsSync(entry)) throw new Error(`${entry} is missing: run \`npx tsc -p tsconfig.json\` first (BENCH_SERVICE_COMPILED)`);
+  const execArgv = [...(compiled ? ['-r', 'tsconfig-paths/register'] : ['-r', '@swc-node/register']), ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [])];
+  const childEnv = { ...process.env, BENCH_SERVICE_URL: url, BENCH_SERVICE_ENV: JSON.stringify(env), ...(compiled ? { TS_NODE_BASEURL: path.join(root, 'dist') } : {}) };
+  const child = fork(entry, [], { cwd: root, execArgv, env: childEnv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -40,7 +54,13 @@ export function startServiceProcess(url: string, env: Readonly<Record<string, st
       resolve({
         pid: child.pid!,
         ...ready,
+        mode: compiled ? 'compiled' : 'swc',
         rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
+        memory: () =>
+          new Promise((answer) => {
+            child.once('message', (usage: Record<string, number>) => answer(Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, Math.round(v / 1024 / 1024)]))));
+            child.send('memory');
+          }),
         close: async () => {
           child.send('close');
           await exited;
@@ -57,7 +77,7 @@ async function serve(): Promise<void> {
     await app.close();
     process.exit(0);
   };
-  process.on('message', () => void close());
+  process.on('message', (message) => (message === 'memory' ? process.send!(process.memoryUsage()) : void close()));
   process.on('disconnect', () => void close());
   process.send!({ baseUrl: app.baseUrl, token: app.token, workspaceId: app.workspaceId, publicUrl: app.config.baseUrl } satisfies Ready);
 }
