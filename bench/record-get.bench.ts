@@ -196,7 +196,7 @@ async function main(): Promise<void> {
     await database.close();
   }
   if (CPU_PROF) {
-    process.stdout.write(`\nservice CPU profile (${CPU_PROF}), top entries by self time:\n\n| self | ms | function | where |\n|---|---|---|---|\n${profileTop(CPU_PROF, 25).join('\n')}\n`);
+    process.stdout.write(`\nservice CPU profile (${CPU_PROF}), top entries by self time, % of its non-idle samples over its whole life (start-up included):\n\n| self | ms | function | where |\n|---|---|---|---|\n${profileTop(CPU_PROF, 25).join('\n')}\n`);
   }
 }
 
