@@ -11,11 +11,15 @@
  *   npm run bench:records-bare                            (10k people; embedded PostgreSQL, or set DATABASE_URL)
  *   BENCH_SIZES=10000,1000000 npm run bench:records-bare  (and at 1M: generating 1M people takes minutes)
  *   BENCH_SIZES=2000 BENCH_ROUNDS=20 npm run bench:records-bare   (smoke run)
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench:records-bare   (then the service side alone again under the CPU profiler; top self-time entries printed)
  *
  * The two sides alternate request by request (the order flips each round), so load from anything
  * else on the machine falls on both alike.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { Session } from 'node:inspector';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import express from 'express';
@@ -26,12 +30,14 @@ import { RecordQueryService } from '../libs/records/src/application/query/record
 import { pageStatement } from '../libs/records/src/infrastructure/record.repository';
 import { attributesJsonSql, bareGrant, type BareAttribute, type BareRecord, bareRecordJson, type BareValue, isoSql, valuesJsonSql } from './bare-records';
 import { type DatasetAttributes, generatePeople } from './records-dataset';
+import { profileTop } from './service-process';
 import { type BenchEnvironment, jsonClient, runBench } from './support';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 const LIMIT = 500;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 /** The default configuration, except per-token limits high enough that the load never meets them (said in the output). */
 const DEFAULT_CONFIGURATION = {
@@ -99,6 +105,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
   const post = (base: string, body: unknown) =>
     fetch(`${base}/v2/objects/people/records/query`, { method: 'POST', headers: { authorization: `Bearer ${bench.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const lines: string[] = [];
+  const profiles: string[] = [];
   try {
     let have = 0;
     for (const size of SIZES) {
@@ -143,6 +150,14 @@ async function run(bench: BenchEnvironment, pool: Pool) {
         const sorted = [...times[name]].sort((a, b) => a - b);
         return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
       });
+      if (CPU_PROF) {
+        // The service side alone, profiled in this process (the bench's fetch client shows up as undici).
+        const file = path.join(CPU_PROF, `records-query-${size}.cpuprofile`);
+        await writeProfile(file, async () => {
+          for (let i = 0; i < ROUNDS; i += 1) await (await post(bench.baseUrl, body)).arrayBuffer();
+        });
+        profiles.push(`\nservice side at ${size.toLocaleString('en')} people, ${ROUNDS} sequential requests (${file}), top entries by self time, % of non-idle samples:\n\n| self | ms | function | where |\n|---|---|---|---|\n${profileTop(file, 25).join('\n')}`);
+      }
       const line = `| ${size.toLocaleString('en')} | ${service.p50.toFixed(2)} / ${service.p95.toFixed(2)} | ${baseline.p50.toFixed(2)} / ${baseline.p95.toFixed(2)} | ${(service.p50 / baseline.p50).toFixed(2)}x |`;
       lines.push(line);
     }
@@ -154,6 +169,25 @@ async function run(bench: BenchEnvironment, pool: Pool) {
       `Workbase in its default configuration (rate limits on, PostgreSQL store, info logs) except per-token limits raised to 1,000,000/s\n\n`,
   );
   process.stdout.write(`| people | Workbase p50 / p95 ms | bare express + pg p50 / p95 ms | p50 ratio (Workbase / bare) |\n|---|---|---|---|\n${lines.join('\n')}\n`);
+  if (profiles.length > 0) process.stdout.write(`${profiles.join('\n')}\n`);
+}
+
+/** Runs `during` under the V8 CPU profiler of this process and writes the profile to `file`. */
+async function writeProfile(file: string, during: () => Promise<void>): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  try {
+    await post('Profiler.enable');
+    await post('Profiler.start');
+    await during();
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+  } finally {
+    session.disconnect();
+  }
 }
 
 runBench({ database: 'workbase_bench_records_bare', settings: { shared_buffers: '512MB', work_mem: '32MB' }, env: DEFAULT_CONFIGURATION, poolSize: 10 }, run);

@@ -9,7 +9,7 @@
  * apps, libs and bench into dist/), which is what an RSS measurement should see.
  */
 import { fork } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { startBenchApp } from './support';
 
@@ -95,13 +95,14 @@ interface ProfileNode {
   children?: number[];
 }
 
-/** The `top` entries by self time of the `.cpuprofile` files in `dir`, as table rows: self % (of the non-idle time), self ms, function, where. */
+/** The `top` entries by self time of the `.cpuprofile` files in `dir` (or of the one file `dir` names), as table rows: self % (of the non-idle time), self ms, function, where. */
 export function profileTop(dir: string, top = 20): string[] {
   const self = new Map<string, number>();
   const root = path.resolve(__dirname, '..');
   let total = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
-    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const files = statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)) : [dir];
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     profile.samples.forEach((id, i) => {
       const frame = byId.get(id)!.callFrame;
