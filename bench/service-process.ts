@@ -108,7 +108,8 @@ export function profileTop(dir: string, top = 20): string[] {
       const frame = byId.get(id)!.callFrame;
       const where = frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(`${root}/`, '').replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '';
       // Idle time is the service waiting (on the bare side's rounds, on the database): not its CPU.
-      if (frame.functionName === '(idle)') return;
+      // So is the inspector's native `dispatch`: an in-process profile's own start and stop.
+      if (frame.functionName === '(idle)' || (frame.functionName === 'dispatch' && !frame.url)) return;
       const key = `${frame.functionName || '(anonymous)'}\t${where}`;
       const us = profile.timeDeltas[i] ?? 0;
       self.set(key, (self.get(key) ?? 0) + us);
