@@ -168,6 +168,8 @@ async function main(): Promise<void> {
       process.stdout.write(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p50} | ${load.p99} | ${load.non2xx} | ${load.errors} | ${rounds[name].map((l) => l.requestsPerSecond.toFixed(0)).join(', ')} |\n`);
     }
     process.stdout.write(`\nthroughput ratio (Workbase / bare): ${(results[0][1].requestsPerSecond / results[1][1].requestsPerSecond).toFixed(2)}\n`);
+    const [ours, theirs] = servers.map(([name]) => rounds[name]);
+    process.stdout.write(`ratio of each round (Workbase round / the bare round after it): ${ours.map((load, i) => (load.requestsPerSecond / theirs[i].requestsPerSecond).toFixed(2)).join(', ')}\n`);
     process.stdout.write(
       `service process RSS under load (its own process, ${service.mode === 'compiled' ? 'compiled JavaScript as npm start runs it' : 'sources compiled on the fly by @swc-node/register'}; ` +
         `sampled every 1 s in its rounds): max ${Math.max(...rss).toFixed(0)} MB, mean ${mean(rss).toFixed(0)} MB; ` +
