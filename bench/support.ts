@@ -100,10 +100,13 @@ export interface BenchApp extends BenchWorkspace {
   close(): Promise<void>;
 }
 
-/** The app on `url`, listening on loopback, with rate limits off, no worker, and one workspace. `env` overrides the environment. */
+/**
+ * The app on `url`, listening on loopback, with rate limits off, warn logs, no worker, and one
+ * workspace. `env` overrides the environment (LOG_LEVEL included: `info` logs as `npm start` does).
+ */
 export async function startBenchApp(url: string, env: Readonly<Record<string, string>> = {}): Promise<BenchApp> {
   const config = loadConfig({ ...process.env, DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', RUN_WORKER: 'false', ...env });
-  const app = await createApp(config, url, createLogger('warn'));
+  const app = await createApp(config, url, createLogger(config.logLevel));
   try {
     await app.listen(0, '127.0.0.1');
     const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
