@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort, killService, type ServiceProcess, spawnService, startService, untilReady } from '../support/processes';
+import { freePort, killService, type ServiceProcess, spawnService, untilReady } from '../support/processes';
 import { FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
 
 function postmasterPid(dataDir: string): number | null {
@@ -33,8 +33,15 @@ describe('the server and the worker on their embedded database', () => {
   let bystander: ChildProcess | undefined;
 
   const start = async (kind: 'api' | 'worker') => {
-    const service = await startService(kind, env);
+    const service = spawnService(kind, env);
     running.push(service);
+    try {
+      await untilReady(service);
+    } catch (error) {
+      // The other process's side of the story (which one started, joined or stopped the cluster).
+      const others = running.slice(-4).filter((other) => other !== service);
+      throw new Error(`${(error as Error).message}\n${others.map((other) => `--- ${other.kind} (exit ${other.child.exitCode ?? other.child.signalCode ?? 'none yet'}):\n${other.output().slice(-4000)}`).join('\n')}`, { cause: error });
+    }
     return service;
   };
 
@@ -204,6 +211,27 @@ describe('the server and the worker on their embedded database', () => {
     await untilDead(pid);
     expect(isAlive(pid)).toBe(false);
   }, 420_000);
+
+  it('an API and a worker started together on a fresh DATA_DIR both start: one initialises and starts the cluster, the other joins it', async () => {
+    const freshDir = mkdtempSync(path.join(tmpdir(), 'workbase-fresh-'));
+    chmodSync(freshDir, 0o755);
+    const freshEnv = { ...env, DATA_DIR: freshDir, PORT: String(await freePort()) };
+    const both = (['api', 'worker'] as const).map((kind) => spawnService(kind, freshEnv));
+    running.push(...both);
+    try {
+      await Promise.all(both.map((service) => untilReady(service)));
+      const joined = both.filter((service) => service.output().includes('joining the embedded PostgreSQL'));
+      expect(joined).toHaveLength(1);
+      // Nothing half-initialised is left beside the cluster.
+      expect(readdirSync(freshDir).filter((name) => name.startsWith('pg.initialising'))).toEqual([]);
+    } finally {
+      for (const service of both) await killService(service);
+      const orphan = postmasterPid(freshDir);
+      if (orphan && isAlive(orphan)) process.kill(orphan, 'SIGINT');
+      if (orphan) await untilDead(orphan);
+      rmSync(freshDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it('a worker whose cluster is gone for good exits non-zero with the reason instead of looping on errors', async () => {
     const owner = await start('api');

@@ -104,24 +104,26 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
 
     const port = await preferredPort(root);
     const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
-    const cluster = new EmbeddedPostgres({
-      databaseDir: pgdata,
-      port,
-      user: credentials.user,
-      password: credentials.password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ['--encoding=UTF8', '--no-sync'],
-      onLog: remember,
-      onError: (e: unknown) => remember(String(e)),
-    });
+    const clusterIn = (databaseDir: string) =>
+      new EmbeddedPostgres({
+        databaseDir,
+        port,
+        user: credentials.user,
+        password: credentials.password,
+        authMethod: 'scram-sha-256',
+        persistent: true,
+        createPostgresUser: process.getuid?.() === 0,
+        initdbFlags: ['--encoding=UTF8', '--no-sync'],
+        onLog: remember,
+        onError: (e: unknown) => remember(String(e)),
+      });
+    const cluster = clusterIn(pgdata);
     let postmaster: Postmaster | null = null;
     let ownerLock: Client | null = null;
     try {
       if (!(await exists(path.join(pgdata, 'PG_VERSION')))) {
         (options.progress ?? log)(`initialising a new PostgreSQL cluster in ${pgdata} (first start: a few seconds)`);
-        await cluster.initialise();
+        await initialiseAside(root, pgdata, clusterIn);
       }
       const ids = (await (cluster as unknown as { getUidAndGid(): Promise<{ uid?: number; gid?: number }> }).getUidAndGid()) ?? {};
       postmaster = await startPostmaster(pgdata, port, settings, ids, remember);
@@ -150,6 +152,27 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     }
   }
   throw new Error(`Could not start the embedded PostgreSQL in ${pgdata}: ${describe(lastError)}`);
+}
+
+/**
+ * Creates the cluster in a directory of its own beside `pgdata` and renames it into place, so that
+ * `pgdata` only ever holds a whole cluster. Processes started together on a fresh DATA_DIR (an API
+ * and a worker under one supervisor) may each initialise one: the first rename wins and the others
+ * discard theirs. Initialising in place let the second process find the first one's half-written
+ * cluster, fail to start it, and give up.
+ */
+async function initialiseAside(root: string, pgdata: string, clusterIn: (databaseDir: string) => EmbeddedPostgresClass): Promise<void> {
+  const aside = path.join(root, `pg.initialising-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await clusterIn(aside).initialise();
+    try {
+      await fs.rename(aside, pgdata); // replaces an empty pgdata; fails on one that has content
+    } catch (error) {
+      if (!(await exists(path.join(pgdata, 'PG_VERSION')))) throw error; // not a concurrent start's whole cluster
+    }
+  } finally {
+    await fs.rm(aside, { recursive: true, force: true });
+  }
 }
 
 /**
