@@ -14,16 +14,14 @@
  * The service runs in a child process of its own (bench/service-process.ts), so the RSS printed is
  * the service's alone; the bare server runs in this process, autocannon in a third.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import express from 'express';
 import { Pool } from 'pg';
 import { attributesJsonSql, bareGrant, type BareAttribute, type BareRecord, bareRecordJson, type BareValue, isoSql, valuesJsonSql } from './bare-records';
 import { profileTop, startServiceProcess, type ServiceProcess } from './service-process';
-import { jsonClient, startBenchDatabase } from './support';
+import { autocannon, DEFAULT_CONFIGURATION_UNTHROTTLED as DEFAULT_CONFIGURATION, type Load, jsonClient, startBenchDatabase } from './support';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -32,34 +30,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
-/** The default configuration, except per-token limits high enough that the load never meets them (said in the output). */
-const DEFAULT_CONFIGURATION = {
-  RATE_LIMIT_ENABLED: 'true',
-  RATE_LIMIT_STORE: 'postgres',
-  RATE_LIMIT_READS_PER_SECOND: '1000000',
-  RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-  LOG_LEVEL: 'info',
-};
-
-interface Load {
-  readonly requestsPerSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
-function autocannon(url: string, token: string, seconds: number): Promise<Load> {
-  const bin = path.resolve(__dirname, '../node_modules/autocannon/autocannon.js');
-  const args = [bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', `Authorization=Bearer ${token}`, url];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) return reject(error);
-      const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
-      resolve({ requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
-    });
-  });
-}
 
 /** The object, the record, the object's live attributes and the record's current values, in one statement. */
 const RECORD_SQL = `SELECT o.id AS object_id, r.id, ${isoSql('r.created_at')} AS created_at, r.created_by,
@@ -145,15 +115,15 @@ async function main(): Promise<void> {
     ] as const;
     const rss: number[] = [];
     const rounds: Record<string, Load[]> = Object.fromEntries(servers.map(([name]) => [name, []]));
-    for (const [, url] of servers) await autocannon(url, service.token, WARMUP);
+    for (const [, url] of servers) await autocannon(CONNECTIONS, url, service.token, WARMUP);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [name, url] of servers) {
         if (url.startsWith(service.baseUrl)) {
-          const { result, samples } = await sampleRss(service, 1000, () => autocannon(url, service!.token, DURATION));
+          const { result, samples } = await sampleRss(service, 1000, () => autocannon(CONNECTIONS, url, service!.token, DURATION));
           rss.push(...samples.map((s) => s.mb));
           rounds[name].push(result);
         } else {
-          rounds[name].push(await autocannon(url, service.token, DURATION));
+          rounds[name].push(await autocannon(CONNECTIONS, url, service.token, DURATION));
         }
       }
     }
@@ -178,7 +148,7 @@ async function main(): Promise<void> {
     process.stdout.write(`service process.memoryUsage() after the rounds (MB): ${JSON.stringify(await service.memory())}\n`);
 
     if (SOAK_SECONDS > 0) {
-      const { result, samples } = await sampleRss(service, 10_000, () => autocannon(servers[0][1], service!.token, SOAK_SECONDS));
+      const { result, samples } = await sampleRss(service, 10_000, () => autocannon(CONNECTIONS, servers[0][1], service!.token, SOAK_SECONDS));
       const window = Math.min(60, SOAK_SECONDS / 3);
       const first = samples.filter((s) => s.at <= window).map((s) => s.mb);
       const last = samples.filter((s) => s.at >= SOAK_SECONDS - window).map((s) => s.mb);

@@ -31,22 +31,13 @@ import { pageStatement } from '../libs/records/src/infrastructure/record.reposit
 import { attributesJsonSql, bareGrant, type BareAttribute, type BareRecord, bareRecordJson, type BareValue, isoSql, valuesJsonSql } from './bare-records';
 import { type DatasetAttributes, generatePeople } from './records-dataset';
 import { profileTop } from './service-process';
-import { type BenchEnvironment, jsonClient, runBench } from './support';
+import { type BenchEnvironment, DEFAULT_CONFIGURATION_UNTHROTTLED as DEFAULT_CONFIGURATION, jsonClient, runBench } from './support';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 const LIMIT = 500;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-
-/** The default configuration, except per-token limits high enough that the load never meets them (said in the output). */
-const DEFAULT_CONFIGURATION = {
-  RATE_LIMIT_ENABLED: 'true',
-  RATE_LIMIT_STORE: 'postgres',
-  RATE_LIMIT_READS_PER_SECOND: '1000000',
-  RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-  LOG_LEVEL: 'info',
-};
 
 const VALUES_SQL = `SELECT ${attributesJsonSql('$1::uuid', '$2::uuid')} AS attributes, ${valuesJsonSql('$1::uuid', '= ANY ($3::uuid[])')} AS values`;
 

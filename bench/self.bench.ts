@@ -11,38 +11,17 @@
  * autocannon runs as a child process so that the load generator does not share the servers'
  * event loop (it still shares the machine's cores, as noted in RESULTS.md).
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
-import * as path from 'node:path';
 import express from 'express';
 import { Pool } from 'pg';
-import { startBenchApp, startBenchEnvironment } from './support';
+import { autocannon, type Load, startBenchApp, startBenchEnvironment } from './support';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-interface Load {
-  readonly requestsPerSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
-function autocannon(url: string, token: string, seconds: number): Promise<Load> {
-  const bin = path.resolve(__dirname, '../node_modules/autocannon/autocannon.js');
-  const args = [bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', `Authorization=Bearer ${token}`, url];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) return reject(error);
-      const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
-      resolve({ requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
-    });
-  });
-}
 
 /** The same lookup and answer as TokenIntrospectionQuery, with nothing around it. */
 function bareServer(pool: Pool, issuer: string): express.Express {
@@ -122,9 +101,9 @@ async function main(): Promise<void> {
     // Rounds interleave the servers, and each keeps its median round: load from anything else on
     // the machine then falls on all three alike instead of on whichever ran at that moment.
     const rounds: Record<string, Load[]> = Object.fromEntries(servers.map(([name]) => [name, []]));
-    for (const [, target, token] of servers) await autocannon(target, token, WARMUP);
+    for (const [, target, token] of servers) await autocannon(CONNECTIONS, target, token, WARMUP);
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const [name, target, token] of servers) rounds[name].push(await autocannon(target, token, DURATION));
+      for (const [name, target, token] of servers) rounds[name].push(await autocannon(CONNECTIONS, target, token, DURATION));
     }
     const median = (loads: Load[]) => [...loads].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(loads.length / 2)];
     const results: Record<string, Load> = Object.fromEntries(servers.map(([name]) => [name, median(rounds[name])]));

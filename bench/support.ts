@@ -9,6 +9,7 @@
  * - the results file: RESULTS.md next to this file (BENCH_RESULTS names another file), not
  *   written at all when BENCH_NO_WRITE is set (smoke runs).
  */
+import { execFile } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -199,4 +200,34 @@ export async function sequentialLatency(rounds: number, run: () => Promise<numbe
 export function appendResults(lines: readonly string[]): void {
   if (process.env.BENCH_NO_WRITE) return;
   appendFileSync(process.env.BENCH_RESULTS ?? path.join(__dirname, 'RESULTS.md'), `${lines.join('\n')}\n`);
+}
+
+/** The default configuration, except per-token limits high enough that the load never meets them (benches say so in their output). */
+export const DEFAULT_CONFIGURATION_UNTHROTTLED: Readonly<Record<string, string>> = {
+  RATE_LIMIT_ENABLED: 'true',
+  RATE_LIMIT_STORE: 'postgres',
+  RATE_LIMIT_READS_PER_SECOND: '1000000',
+  RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+  LOG_LEVEL: 'info',
+};
+
+export interface Load {
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+/** autocannon in a child process (so that the load generator does not share the servers' event loop): `connections` GETs of `url` as `token` for `seconds`. */
+export function autocannon(connections: number, url: string, token: string, seconds: number): Promise<Load> {
+  const bin = path.resolve(__dirname, '../node_modules/autocannon/autocannon.js');
+  const args = [bin, '-c', String(connections), '-d', String(seconds), '-j', '-H', `Authorization=Bearer ${token}`, url];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(error);
+      const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+      resolve({ requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+    });
+  });
 }
