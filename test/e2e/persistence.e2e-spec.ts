@@ -1,4 +1,5 @@
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { Client } from 'pg';
+import { ensureDatabase, TransactionRunner } from '@workbase/shared/persistence';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('TransactionRunner on the real pool', () => {
@@ -35,5 +36,29 @@ describe('TransactionRunner on the real pool', () => {
     expect(await transactions.manager().query(`SELECT count(*)::int AS n FROM probe_rollback`)).toEqual([{ n: 0 }]);
     await transactions.run((m) => m.query(`INSERT INTO probe_rollback VALUES (3)`));
     expect(await transactions.manager().query(`SELECT count(*)::int AS n FROM probe_rollback`)).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('ensureDatabase with starters racing', () => {
+  it('lets every one of eight processes starting at once find the database made, whichever of them made it', async () => {
+    const adminUrl = process.env.WB_TEST_ADMIN_URL!;
+    for (let round = 0; round < 3; round++) {
+      const name = `wb_race_${process.pid}_${Date.now()}_${round}`;
+      try {
+        const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => ensureDatabase(adminUrl, name)));
+        expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+        const admin = new Client({ connectionString: adminUrl });
+        await admin.connect();
+        try {
+          expect((await admin.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [name])).rows).toEqual([{ n: 1 }]);
+        } finally {
+          await admin.end();
+        }
+      } finally {
+        const admin = new Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
+      }
+    }
   });
 });

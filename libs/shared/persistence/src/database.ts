@@ -54,10 +54,13 @@ export async function ensureDatabase(maintenanceUrl: string, database: string): 
   const client = new Client({ connectionString: maintenanceUrl });
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount === 0) {
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: unknown) => {
-        if (!isPgError(error, 'duplicateDatabase')) throw error; // created meanwhile by a concurrent starter
+    const exists = async () => ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount ?? 0) > 0;
+    if (!(await exists())) {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch(async (error: unknown) => {
+        // Created meanwhile by a concurrent starter: PostgreSQL says 42P04, or 23505 on
+        // pg_database when both inserts race (the other one has committed by then).
+        if (isPgError(error, 'duplicateDatabase') || (isPgError(error, 'uniqueViolation') && (await exists()))) return;
+        throw error;
       });
     }
   } finally {
