@@ -1,4 +1,6 @@
-import type { ClientBase } from 'pg';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ClientBase, Pool } from 'pg';
+import { ContainerResolver } from '../libs/records/src/application/container-resolver';
 
 /** Attribute ids the generated dataset writes. */
 export interface DatasetAttributes {
@@ -7,6 +9,28 @@ export interface DatasetAttributes {
   company: string;
   domains: string;
   score: string;
+}
+
+/** The people and companies objects of the bench workspace, with the dataset's attributes (the `score` number attribute is created here, for range filters and sorts). */
+export async function prepareDataset(
+  app: NestExpressApplication,
+  db: ClientBase | Pool,
+  workspaceId: string,
+  call: (method: string, route: string, body?: unknown) => Promise<unknown>,
+): Promise<{ people: Awaited<ReturnType<ContainerResolver['object']>>; peopleId: string; companiesId: string; ids: DatasetAttributes }> {
+  const people = await app.get(ContainerResolver).object(workspaceId, 'people');
+  const companies = await app.get(ContainerResolver).object(workspaceId, 'companies');
+  await call('POST', '/v2/objects/people/attributes', { data: { title: 'Score', api_slug: 'score', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } });
+  const attr = async (container: string, slug: string) =>
+    ((await db.query(`SELECT id FROM attributes WHERE workspace_id = $1 AND container_id = $2 AND api_slug = $3`, [workspaceId, container, slug])).rows[0] as { id: string }).id;
+  const ids: DatasetAttributes = {
+    email: await attr(people.id, 'email_addresses'),
+    job: await attr(people.id, 'job_title'),
+    company: await attr(people.id, 'company'),
+    domains: await attr(companies.id, 'domains'),
+    score: await attr(people.id, 'score'),
+  };
+  return { people, peopleId: people.id, companiesId: companies.id, ids };
 }
 
 /**

@@ -25,11 +25,10 @@ import { isDeepStrictEqual } from 'node:util';
 import express from 'express';
 import type { Pool } from 'pg';
 // White-box: the bare handler runs the engine's compiled statement.
-import { ContainerResolver } from '../libs/records/src/application/container-resolver';
 import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';
 import { pageStatement } from '../libs/records/src/infrastructure/record.repository';
 import { attributesJsonSql, bareGrant, type BareAttribute, type BareRecord, bareRecordJson, type BareValue, isoSql, valuesJsonSql } from './bare-records';
-import { type DatasetAttributes, generatePeople } from './records-dataset';
+import { generatePeople, prepareDataset } from './records-dataset';
 import { profileTop } from './service-process';
 import { type BenchEnvironment, DEFAULT_CONFIGURATION_UNTHROTTLED as DEFAULT_CONFIGURATION, jsonClient, runBench } from './support';
 
@@ -78,18 +77,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function run(bench: BenchEnvironment, pool: Pool) {
   const { app, workspaceId } = bench;
   const call = jsonClient(bench.baseUrl, bench.token);
-  const people = await app.get(ContainerResolver).object(workspaceId, 'people');
-  const companies = await app.get(ContainerResolver).object(workspaceId, 'companies');
-  const attr = async (container: string, slug: string) =>
-    (await pool.query(`SELECT id FROM attributes WHERE workspace_id = $1 AND container_id = $2 AND api_slug = $3`, [workspaceId, container, slug])).rows[0].id as string;
-  await call('POST', '/v2/objects/people/attributes', { data: { title: 'Score', api_slug: 'score', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } });
-  const ids: DatasetAttributes = {
-    email: await attr(people.id, 'email_addresses'),
-    job: await attr(people.id, 'job_title'),
-    company: await attr(people.id, 'company'),
-    domains: await attr(companies.id, 'domains'),
-    score: await attr(people.id, 'score'),
-  };
+  const { people, peopleId, companiesId, ids } = await prepareDataset(app, pool, workspaceId, call);
 
   let compiled: Compiled | undefined;
   const bare = await listen(bareServer(pool, bench.config.baseUrl, () => compiled!));
@@ -103,7 +91,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
       const started = performance.now();
       const pg = await pool.connect();
       try {
-        await generatePeople(pg, workspaceId, people.id, companies.id, ids, have, size);
+        await generatePeople(pg, workspaceId, peopleId, companiesId, ids, have, size);
         await pg.query('ANALYZE');
       } finally {
         pg.release();
@@ -114,8 +102,8 @@ async function run(bench: BenchEnvironment, pool: Pool) {
       const body = { filter: { email_addresses: `person-${Math.floor(size / 2)}@example.com` } };
       const { branches } = await app.get(RecordQueryService).compile(people, body);
       if (branches.length !== 1) throw new Error(`expected one branch, got ${branches.length}`);
-      const statement = pageStatement(workspaceId, people.id, branches[0], { limit: LIMIT, offset: 0 }, `r.id, ${isoSql('r.created_at')} AS created_at, r.created_by`);
-      compiled = { objectId: people.id, sql: statement.sql, params: statement.params };
+      const statement = pageStatement(workspaceId, peopleId, branches[0], { limit: LIMIT, offset: 0 }, `r.id, ${isoSql('r.created_at')} AS created_at, r.created_by`);
+      compiled = { objectId: peopleId, sql: statement.sql, params: statement.params };
 
       const [fromService, fromBare] = await Promise.all([bench.baseUrl, bare.baseUrl].map(async (base) => (await post(base, body)).json()));
       if (!isDeepStrictEqual(fromService, fromBare)) throw new Error(`bodies differ:\n${JSON.stringify(fromService)}\n${JSON.stringify(fromBare)}`);

@@ -11,10 +11,9 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from 'pg';
 // White-box: the bench runs the engine's compiled statements directly.
-import { ContainerResolver } from '../libs/records/src/application/container-resolver';
 import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';
 import { pageStatement } from '../libs/records/src/infrastructure/record.repository';
-import { type DatasetAttributes, generatePeople } from './records-dataset';
+import { generatePeople, prepareDataset } from './records-dataset';
 import { appendResults, type BenchEnvironment, jsonClient, sequentialLatency, runBench } from './support';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -38,25 +37,13 @@ async function run(bench: BenchEnvironment, pool: Pool) {
 async function measure(bench: BenchEnvironment, pg: PoolClient) {
   const { app, workspaceId } = bench;
   const call = jsonClient(bench.baseUrl, bench.token);
-  const people = await app.get(ContainerResolver).object(workspaceId, 'people');
-  const companies = await app.get(ContainerResolver).object(workspaceId, 'companies');
-  const attr = async (container: string, slug: string) =>
-    (await pg.query(`SELECT id FROM attributes WHERE workspace_id = $1 AND container_id = $2 AND api_slug = $3`, [workspaceId, container, slug])).rows[0].id as string;
-  const ids = {
-    email: await attr(people.id, 'email_addresses'),
-    job: await attr(people.id, 'job_title'),
-    company: await attr(people.id, 'company'),
-    domains: await attr(companies.id, 'domains'),
-  };
-  // A number attribute for range filters and sorts.
-  await call('POST', '/v2/objects/people/attributes', { data: { title: 'Score', api_slug: 'score', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } });
-  ids['score' as keyof typeof ids] = await attr(people.id, 'score');
+  const { people, peopleId, companiesId, ids } = await prepareDataset(app, pg, workspaceId, call);
 
   const lines: string[] = [];
   let have = 0;
   for (const size of SIZES) {
     const started = performance.now();
-    await generatePeople(pg, workspaceId, people.id, companies.id, ids as DatasetAttributes, have, size);
+    await generatePeople(pg, workspaceId, peopleId, companiesId, ids, have, size);
     have = size;
     await pg.query('ANALYZE');
     const loadSeconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -75,13 +62,13 @@ async function measure(bench: BenchEnvironment, pg: PoolClient) {
       const direct = await sequentialLatency(ROUNDS, async () => {
         let rows = 0;
         for (const branch of compiled.branches) {
-          const statement = pageStatement(workspaceId, people.id, branch, { limit: limit - rows, offset: 0 });
+          const statement = pageStatement(workspaceId, peopleId, branch, { limit: limit - rows, offset: 0 });
           rows += (await pg.query(statement.sql, statement.params)).rowCount ?? 0;
           if (rows >= limit) break;
         }
         return rows;
       });
-      const first = pageStatement(workspaceId, people.id, compiled.branches[0], { limit, offset: 0 });
+      const first = pageStatement(workspaceId, peopleId, compiled.branches[0], { limit, offset: 0 });
       const plan = (await pg.query(`EXPLAIN ${first.sql}`, first.params)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
       const line = `| ${size.toLocaleString('en')} | ${shape.name} | ${http.rows} | ${http.p50.toFixed(1)} / ${http.p95.toFixed(1)} | ${direct.p50.toFixed(1)} / ${direct.p95.toFixed(1)} | ${(http.p50 / direct.p50).toFixed(1)}x |`;
       lines.push(line);
