@@ -40,24 +40,26 @@ describe('TransactionRunner on the real pool', () => {
 });
 
 describe('ensureDatabase with starters racing', () => {
+  const adminUrl = () => process.env.WB_TEST_ADMIN_URL!;
+  async function asAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
+    const admin = new Client({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      return await work(admin);
+    } finally {
+      await admin.end();
+    }
+  }
+
   it('lets every one of eight processes starting at once find the database made, whichever of them made it', async () => {
-    const adminUrl = process.env.WB_TEST_ADMIN_URL!;
     for (let round = 0; round < 3; round++) {
       const name = `wb_race_${process.pid}_${Date.now()}_${round}`;
       try {
-        const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => ensureDatabase(adminUrl, name)));
+        const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => ensureDatabase(adminUrl(), name)));
         expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
-        const admin = new Client({ connectionString: adminUrl });
-        await admin.connect();
-        try {
-          expect((await admin.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [name])).rows).toEqual([{ n: 1 }]);
-        } finally {
-          await admin.end();
-        }
+        expect(await asAdmin(async (admin) => (await admin.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [name])).rows)).toEqual([{ n: 1 }]);
       } finally {
-        const admin = new Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
+        await asAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       }
     }
   });

@@ -17,21 +17,25 @@ describe('PostgresRateLimitStore (leased budgets)', () => {
   });
   afterAll(() => t.close());
 
-  /** Counts the statements a store sends, without changing what they do. */
-  function countingStore(): { store: PostgresRateLimitStore; statements: () => number } {
-    let statements = 0;
-    const counted = new Proxy(dataSource, {
+  /** A store whose every statement goes through `around` (which runs it), standing for one process. */
+  function storeAround(around: (query: () => Promise<unknown>) => Promise<unknown>): PostgresRateLimitStore {
+    const wrapped = new Proxy(dataSource, {
       get(target, property, receiver) {
-        if (property === 'query') {
-          return (...args: Parameters<DataSource['query']>) => {
-            statements += 1;
-            return target.query(...args);
-          };
-        }
+        if (property === 'query') return (...args: Parameters<DataSource['query']>) => around(() => target.query(...args));
         return Reflect.get(target, property, receiver) as unknown;
       },
     });
-    return { store: new PostgresRateLimitStore(counted), statements: () => statements };
+    return new PostgresRateLimitStore(wrapped);
+  }
+
+  /** Counts the statements a store sends, without changing what they do. */
+  function countingStore(): { store: PostgresRateLimitStore; statements: () => number } {
+    let statements = 0;
+    const store = storeAround((query) => {
+      statements += 1;
+      return query();
+    });
+    return { store, statements: () => statements };
   }
 
   const atWindowStart = () => new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 15));
@@ -91,19 +95,11 @@ describe('PostgresRateLimitStore (leased budgets)', () => {
     const ANSWER_DELAY_MS = 400;
     for (let attempt = 0; ; attempt += 1) {
       let slow = false;
-      const delayed = new Proxy(dataSource, {
-        get(target, property, receiver) {
-          if (property === 'query') {
-            return async (...args: Parameters<DataSource['query']>) => {
-              const rows: unknown = await target.query(...args);
-              if (slow) await new Promise((resolve) => setTimeout(resolve, ANSWER_DELAY_MS));
-              return rows;
-            };
-          }
-          return Reflect.get(target, property, receiver) as unknown;
-        },
+      const store = storeAround(async (query) => {
+        const rows = await query();
+        if (slow) await new Promise((resolve) => setTimeout(resolve, ANSWER_DELAY_MS));
+        return rows;
       });
-      const store = new PostgresRateLimitStore(delayed);
       const key = `test:slow-answer:${Date.now()}`;
       await atWindowStart();
       const window = Math.floor(Date.now() / WINDOW_MS);

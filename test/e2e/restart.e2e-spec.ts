@@ -23,6 +23,13 @@ async function untilDead(pid: number): Promise<void> {
   for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/** Stops a postmaster its killed owner left running in `dataDir`, if any. */
+async function stopOrphanedPostmaster(dataDir: string): Promise<void> {
+  const orphan = postmasterPid(dataDir);
+  if (orphan && isAlive(orphan)) process.kill(orphan, 'SIGINT');
+  if (orphan) await untilDead(orphan);
+}
+
 describe('the server and the worker on their embedded database', () => {
   let dataDir: string;
   let port: number;
@@ -66,9 +73,7 @@ describe('the server and the worker on their embedded database', () => {
     for (const service of running) await killService(service);
     bystander?.kill('SIGKILL');
     await rx?.close();
-    const orphan = postmasterPid(dataDir);
-    if (orphan && isAlive(orphan)) process.kill(orphan, 'SIGINT');
-    if (orphan) await untilDead(orphan);
+    await stopOrphanedPostmaster(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -226,9 +231,7 @@ describe('the server and the worker on their embedded database', () => {
       expect(readdirSync(freshDir).filter((name) => name.startsWith('pg.initialising'))).toEqual([]);
     } finally {
       for (const service of both) await killService(service);
-      const orphan = postmasterPid(freshDir);
-      if (orphan && isAlive(orphan)) process.kill(orphan, 'SIGINT');
-      if (orphan) await untilDead(orphan);
+      await stopOrphanedPostmaster(freshDir);
       rmSync(freshDir, { recursive: true, force: true });
     }
   }, 240_000);

@@ -2,7 +2,6 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { startEmbeddedPostgres, type RunningDatabase } from './embedded-postgres';
-import { isPgError } from './pg-errors';
 
 export interface DatabaseHandle {
   /** URL of the application database. */
@@ -57,10 +56,9 @@ export async function ensureDatabase(maintenanceUrl: string, database: string): 
     const exists = async () => ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount ?? 0) > 0;
     if (!(await exists())) {
       await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch(async (error: unknown) => {
-        // Created meanwhile by a concurrent starter: PostgreSQL says 42P04, or 23505 on
-        // pg_database when both inserts race (the other one has committed by then).
-        if (isPgError(error, 'duplicateDatabase') || (isPgError(error, 'uniqueViolation') && (await exists()))) return;
-        throw error;
+        // A concurrent starter made it meanwhile (PostgreSQL says 42P04, or 23505 on pg_database
+        // when both inserts race, once the other has committed): it is there, which is what we want.
+        if (!(await exists())) throw error;
       });
     }
   } finally {
