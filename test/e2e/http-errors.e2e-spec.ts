@@ -153,7 +153,6 @@ describe('rate limits per token', () => {
   });
 
   it('shares the budget between API processes on the same database', async () => {
-    await atWindowStart();
     // A second process: the same configuration and database, its own HTTP server and memory.
     // Passport keeps strategies in a process-wide registry, so once the replica is closed the first
     // app's token strategy points at the replica's closed pool: later tests in this describe use
@@ -161,6 +160,8 @@ describe('rate limits per token', () => {
     const replica = await createApp(t.config, t.database.url, createLogger('silent'));
     try {
       const token = await t.tokenFor(ws.workspaceId, ['object_configuration:read']);
+      // The burst starts a window only once the replica is up (starting it takes longer than a window).
+      await atWindowStart();
       const send = (server: ReturnType<typeof replica.getHttpServer>) => request(server).get('/v2/objects').set('Authorization', `Bearer ${token}`);
       const responses = await Promise.all([...Array.from({ length: 4 }, () => send(t.app.getHttpServer())), ...Array.from({ length: 4 }, () => send(replica.getHttpServer()))]);
       expect(responses.filter((res) => res.status === 200).length).toBeLessThanOrEqual(5);
