@@ -1,10 +1,16 @@
-import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata, type Type } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
+  ApiConflictResponse,
   ApiExtension,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  type ApiParamOptions,
+  type ApiResponseNoStatusOptions,
   ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
@@ -50,6 +56,37 @@ export function ApiStandardErrors(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Invalid input; the message names the field' }),
     ApiNotFoundResponse({ type: ApiErrorResponse, description: 'Unknown id or slug in this workspace' }),
+  );
+}
+
+export interface ScopedOperationOptions {
+  /** The scopes the token needs, all of them (see `RequireScopes`). */
+  readonly scopes: readonly Scope[];
+  readonly summary: string;
+  readonly description?: string;
+  /** The path parameters, in the order of the path. */
+  readonly params?: readonly ApiParamOptions[];
+  /** The 200 answer: its response class, or its options (a description, a schema). */
+  readonly ok?: Type<unknown> | ApiResponseNoStatusOptions;
+  /** `ApiStandardErrors()` (400 and 404); false where the handler documents its own. Default true. */
+  readonly standardErrors?: boolean;
+  /** Documents a 409 with this description (the conflict's code and cause). */
+  readonly conflict?: string;
+}
+
+/**
+ * A scoped operation in one decorator: `@RequireScopes(...scopes)`, its `ApiOperation`, path
+ * parameters, 200 answer and standard errors (and a 409), as the stack of those decorators would.
+ */
+export function ScopedOperation(options: ScopedOperationOptions): MethodDecorator {
+  const ok = typeof options.ok === 'function' ? { type: options.ok } : options.ok;
+  return applyDecorators(
+    RequireScopes(...options.scopes),
+    ApiOperation({ summary: options.summary, description: options.description }),
+    ...(options.params ?? []).map((param) => ApiParam(param)),
+    ...(ok ? [ApiOkResponse(ok)] : []),
+    ...(options.standardErrors === false ? [] : [ApiStandardErrors()]),
+    ...(options.conflict === undefined ? [] : [ApiConflictResponse({ type: ApiErrorResponse, description: options.conflict })]),
   );
 }
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, ApiStandardErrors, CurrentAuth, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { WorkspaceMemberRepository } from '../../infrastructure/workspace-member.repository';
 import {
@@ -15,19 +15,14 @@ export class WorkspaceMembersController {
   constructor(private readonly members: WorkspaceMemberRepository) {}
 
   @Get()
-  @RequireScopes(SCOPES.userManagementRead)
-  @ApiOperation({ summary: 'List workspace members' })
-  @ApiOkResponse({ type: WorkspaceMemberListResponse })
+  @ScopedOperation({ scopes: [SCOPES.userManagementRead], summary: 'List workspace members', ok: WorkspaceMemberListResponse, standardErrors: false })
   async list(@CurrentAuth() auth: AuthContext): Promise<WorkspaceMemberListResponse> {
     const members = await this.members.listInWorkspace(auth.workspaceId);
     return { data: members.map(toWorkspaceMemberResponse) };
   }
 
   @Get(':workspace_member_id')
-  @RequireScopes(SCOPES.userManagementRead)
-  @ApiOperation({ summary: 'Get a workspace member' })
-  @ApiOkResponse({ type: WorkspaceMemberEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.userManagementRead], summary: 'Get a workspace member', ok: WorkspaceMemberEnvelope })
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('workspace_member_id', new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Workspace member not found.') })) memberId: string,

@@ -1,6 +1,6 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireAdminMember, ScopedOperation } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from '../../application/activity.catalog';
 import { ActivityCreateRequest, ActivityUpdateRequest, ListActivitiesQuery } from './activity.requests';
@@ -15,21 +15,25 @@ export class ActivitiesController {
   constructor(private readonly catalog: ActivityCatalog) {}
 
   @Get()
-  @RequireScopes(SCOPES.activityConfigurationRead)
-  @ApiOperation({ summary: 'List activities', description: 'System and custom activities in creation order; archived ones only with show_archived=true.' })
-  @ApiOkResponse({ type: ActivityListEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.activityConfigurationRead],
+    summary: 'List activities',
+    description: 'System and custom activities in creation order; archived ones only with show_archived=true.',
+    ok: ActivityListEnvelope,
+  })
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListActivitiesQuery): Promise<ActivityListEnvelope> {
     return { data: (await this.catalog.list(auth.workspaceId, { showArchived: query.show_archived ?? false })).map(toActivityResponse) };
   }
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(SCOPES.activityConfigurationReadWrite)
-  @ApiOperation({ summary: 'Create an activity', description: 'The activity inherits the attributes of the schema it extends (see libs/activities/README.md).' })
-  @ApiOkResponse({ type: ActivityEnvelope })
-  @ApiStandardErrors()
-  @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the api_slug is taken' })
+  @ScopedOperation({
+    scopes: [SCOPES.activityConfigurationReadWrite],
+    summary: 'Create an activity',
+    description: 'The activity inherits the attributes of the schema it extends (see libs/activities/README.md).',
+    ok: ActivityEnvelope,
+    conflict: '`slug_conflict`: the api_slug is taken',
+  })
   async create(@CurrentAuth() auth: AuthContext, @Body() body: ActivityCreateRequest): Promise<ActivityEnvelope> {
     const d = body.data;
     const activity = await this.catalog.create(auth.workspaceId, { apiSlug: d.api_slug, singularNoun: d.singular_noun, pluralNoun: d.plural_noun, extends: d.extends }, auth.actor);
@@ -37,25 +41,20 @@ export class ActivitiesController {
   }
 
   @Get(':activity')
-  @RequireScopes(SCOPES.activityConfigurationRead)
-  @ApiOperation({ summary: 'Get an activity' })
-  @ApiParam(activityParam)
-  @ApiOkResponse({ type: ActivityEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.activityConfigurationRead], summary: 'Get an activity', params: [activityParam], ok: ActivityEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('activity') activity: string): Promise<ActivityEnvelope> {
     return { data: toActivityResponse(await this.catalog.get(auth.workspaceId, activity)) };
   }
 
   @Patch(':activity')
-  @RequireScopes(SCOPES.activityConfigurationReadWrite)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.activityConfigurationReadWrite],
     summary: 'Update an activity',
     description: 'Changes api_slug, nouns or is_archived. A body containing `extends`: 400. A system activity: 400 `system_edit_unauthorized`.',
+    params: [activityParam],
+    ok: ActivityEnvelope,
+    conflict: '`slug_conflict`: the api_slug is taken',
   })
-  @ApiParam(activityParam)
-  @ApiOkResponse({ type: ActivityEnvelope })
-  @ApiStandardErrors()
-  @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the api_slug is taken' })
   async update(@CurrentAuth() auth: AuthContext, @Param('activity') activity: string, @Body() body: ActivityUpdateRequest): Promise<ActivityEnvelope> {
     const d = body.data;
     const updated = await this.catalog.update(
@@ -68,12 +67,14 @@ export class ActivitiesController {
   }
 
   @Delete(':activity')
-  @RequireScopes(SCOPES.activityConfigurationReadWrite, SCOPES.activityRecordReadWrite)
+  @ScopedOperation({
+    scopes: [SCOPES.activityConfigurationReadWrite, SCOPES.activityRecordReadWrite],
+    summary: 'Delete an activity',
+    description: 'Deletes the activity and all its records (archived ones too). A system activity: 400. The member behind the token must be an admin.',
+    params: [activityParam],
+    ok: { type: EmptyResponse, description: '`{}`' },
+  })
   @RequireAdminMember()
-  @ApiOperation({ summary: 'Delete an activity', description: 'Deletes the activity and all its records (archived ones too). A system activity: 400. The member behind the token must be an admin.' })
-  @ApiParam(activityParam)
-  @ApiOkResponse({ type: EmptyResponse, description: '`{}`' })
-  @ApiStandardErrors()
   async delete(@CurrentAuth() auth: AuthContext, @Param('activity') activity: string): Promise<EmptyResponse> {
     await this.catalog.delete(auth.workspaceId, activity, auth.actor);
     return {};

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type, UsePipes } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { type Scope, ValidationError } from '@workbase/shared/kernel';
 import { AttributeCatalog } from '../../application/attribute.catalog';
 import type { Container } from '../../domain/container';
@@ -63,11 +63,13 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     ) {}
 
     @Get()
-    @RequireScopes(...target.readScopes)
-    @ApiOperation({ summary: `List ${target.noun} attributes`, description: 'In display order. Inherited schema attributes are listed like custom ones.' })
-    @ApiParam(param)
-    @ApiOkResponse({ type: AttributeListEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({
+      scopes: target.readScopes,
+      summary: `List ${target.noun} attributes`,
+      description: 'In display order. Inherited schema attributes are listed like custom ones.',
+      params: [param],
+      ok: AttributeListEnvelope,
+    })
     async list(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Query() query: ListAttributesQuery): Promise<AttributeListEnvelope> {
       const container = await this.lookup.resolve(auth.workspaceId, identifier);
       const attributes = await this.catalog.list(container, { limit: query.limit, offset: query.offset, showArchived: query.show_archived });
@@ -75,14 +77,14 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Post()
-
     @HttpCode(200)
-    @RequireScopes(...target.writeScopes)
-    @ApiOperation({ summary: `Create a ${target.noun} attribute` })
-    @ApiParam(param)
-    @ApiOkResponse({ type: AttributeEnvelope })
-    @ApiStandardErrors()
-    @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the api_slug is taken' })
+    @ScopedOperation({
+      scopes: target.writeScopes,
+      summary: `Create a ${target.noun} attribute`,
+      params: [param],
+      ok: AttributeEnvelope,
+      conflict: '`slug_conflict`: the api_slug is taken',
+    })
     async create(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Body() body: AttributeCreateRequest): Promise<AttributeEnvelope> {
       const container = await this.lookup.resolve(auth.workspaceId, identifier);
       const d = body.data;
@@ -106,24 +108,20 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Get(':attribute')
-    @RequireScopes(...target.readScopes)
-    @ApiOperation({ summary: `Get a ${target.noun} attribute` })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiOkResponse({ type: AttributeEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({ scopes: target.readScopes, summary: `Get a ${target.noun} attribute`, params: [param, attributeParam], ok: AttributeEnvelope })
     async get(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Param('attribute') attribute: string): Promise<AttributeEnvelope> {
       const container = await this.lookup.resolve(auth.workspaceId, identifier);
       return { data: await this.presenter.presentOne(await this.catalog.get(container, attribute)) };
     }
 
     @Patch(':attribute')
-    @RequireScopes(...target.writeScopes)
-    @ApiOperation({ summary: `Update a ${target.noun} attribute`, description: 'System attributes: 400 `system_edit_unauthorized`; inherited attributes: 400.' })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiOkResponse({ type: AttributeEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({
+      scopes: target.writeScopes,
+      summary: `Update a ${target.noun} attribute`,
+      description: 'System attributes: 400 `system_edit_unauthorized`; inherited attributes: 400.',
+      params: [param, attributeParam],
+      ok: AttributeEnvelope,
+    })
     async update(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,
@@ -151,12 +149,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Get(':attribute/options')
-    @RequireScopes(...target.readScopes)
-    @ApiOperation({ summary: 'List select options' })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiOkResponse({ type: SelectOptionListEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({ scopes: target.readScopes, summary: 'List select options', params: [param, attributeParam], ok: SelectOptionListEnvelope })
     async listOptions(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,
@@ -169,15 +162,14 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Post(':attribute/options')
-
     @HttpCode(200)
-    @RequireScopes(...target.writeScopes)
-    @ApiOperation({ summary: 'Create a select option' })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiOkResponse({ type: SelectOptionEnvelope })
-    @ApiStandardErrors()
-    @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the title is taken' })
+    @ScopedOperation({
+      scopes: target.writeScopes,
+      summary: 'Create a select option',
+      params: [param, attributeParam],
+      ok: SelectOptionEnvelope,
+      conflict: '`slug_conflict`: the title is taken',
+    })
     async createOption(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,
@@ -190,13 +182,13 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Patch(':attribute/options/:option')
-    @RequireScopes(...target.writeScopes)
-    @ApiOperation({ summary: 'Update a select option', description: '`{option}` is the option UUID or its title. Archive instead of deleting.' })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiParam({ name: 'option', description: 'Option UUID or title' })
-    @ApiOkResponse({ type: SelectOptionEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({
+      scopes: target.writeScopes,
+      summary: 'Update a select option',
+      description: '`{option}` is the option UUID or its title. Archive instead of deleting.',
+      params: [param, attributeParam, { name: 'option', description: 'Option UUID or title' }],
+      ok: SelectOptionEnvelope,
+    })
     async updateOption(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,
@@ -210,12 +202,13 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Get(':attribute/statuses')
-    @RequireScopes(...target.readScopes)
-    @ApiOperation({ summary: 'List statuses', description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.` })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiOkResponse({ type: StatusListEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({
+      scopes: target.readScopes,
+      summary: 'List statuses',
+      description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.`,
+      params: [param, attributeParam],
+      ok: StatusListEnvelope,
+    })
     async listStatuses(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,
@@ -228,15 +221,15 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Post(':attribute/statuses')
-
     @HttpCode(200)
-    @RequireScopes(...target.writeScopes)
-    @ApiOperation({ summary: 'Create a status', description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.` })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiOkResponse({ type: StatusEnvelope })
-    @ApiStandardErrors()
-    @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`: the title is taken' })
+    @ScopedOperation({
+      scopes: target.writeScopes,
+      summary: 'Create a status',
+      description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.`,
+      params: [param, attributeParam],
+      ok: StatusEnvelope,
+      conflict: '`slug_conflict`: the title is taken',
+    })
     async createStatus(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,
@@ -253,13 +246,13 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     }
 
     @Patch(':attribute/statuses/:status')
-    @RequireScopes(...target.writeScopes)
-    @ApiOperation({ summary: 'Update a status', description: '`{status}` is the status UUID or its title.' })
-    @ApiParam(param)
-    @ApiParam(attributeParam)
-    @ApiParam({ name: 'status', description: 'Status UUID or title' })
-    @ApiOkResponse({ type: StatusEnvelope })
-    @ApiStandardErrors()
+    @ScopedOperation({
+      scopes: target.writeScopes,
+      summary: 'Update a status',
+      description: '`{status}` is the status UUID or its title.',
+      params: [param, attributeParam, { name: 'status', description: 'Status UUID or title' }],
+      ok: StatusEnvelope,
+    })
     async updateStatus(
       @CurrentAuth() auth: AuthContext,
       @Param('identifier') identifier: string,

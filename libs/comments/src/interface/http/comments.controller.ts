@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CommentCommands, type CommentTarget } from '../../application/comment.commands';
 import { CommentQueries, type ThreadListSubject } from '../../application/comment.queries';
@@ -25,16 +25,15 @@ export class CommentsController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(SCOPES.commentReadWrite)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.commentReadWrite],
     summary: 'Create a comment',
     description:
       'Exactly one of `thread_id` (reply), `record` (new thread on a record; also needs `object_configuration:read` + `record_permission:read`) or `entry` (new thread on a ' +
       'list entry; also needs `list_configuration:read` + `list_entry:read`). `author` is a workspace member (default: the token\'s member; unknown: 400 `value_not_found`). ' +
       'An unknown thread, object, record, list or entry is a 404 naming the field. Records `comment.created`.',
+    ok: CommentEnvelope,
   })
-  @ApiOkResponse({ type: CommentEnvelope })
-  @ApiStandardErrors()
   async create(@CurrentAuth() auth: AuthContext, @Body() body: CommentCreateRequest): Promise<CommentEnvelope> {
     const d = body.data;
     const given = (['thread_id', 'record', 'entry'] as const).filter((key) => d[key] !== undefined);
@@ -63,24 +62,19 @@ export class CommentsController {
   }
 
   @Get(':comment_id')
-  @RequireScopes(SCOPES.commentRead)
-  @ApiOperation({ summary: 'Get a comment' })
-  @ApiParam({ name: 'comment_id', description: 'Comment UUID' })
-  @ApiOkResponse({ type: CommentEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.commentRead], summary: 'Get a comment', params: [{ name: 'comment_id', description: 'Comment UUID' }], ok: CommentEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('comment_id', commentIdPipe) commentId: string): Promise<CommentEnvelope> {
     return { data: toCommentResponse(await this.queries.comment(auth.workspaceId, commentId)) };
   }
 
   @Delete(':comment_id')
-  @RequireScopes(SCOPES.commentReadWrite)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.commentReadWrite],
     summary: 'Delete a comment',
     description: "Deleting a thread's first comment deletes the whole thread. Records `comment.deleted` for every comment deleted.",
+    params: [{ name: 'comment_id', description: 'Comment UUID' }],
+    ok: { type: EmptyBody, description: '`{}`' },
   })
-  @ApiParam({ name: 'comment_id', description: 'Comment UUID' })
-  @ApiOkResponse({ type: EmptyBody, description: '`{}`' })
-  @ApiStandardErrors()
   async delete(@CurrentAuth() auth: AuthContext, @Param('comment_id', commentIdPipe) commentId: string): Promise<EmptyBody> {
     await this.commands.delete(auth.workspaceId, commentId, auth.actor);
     return {};
@@ -94,16 +88,15 @@ export class ThreadsController {
   constructor(private readonly queries: CommentQueries) {}
 
   @Get()
-  @RequireScopes(SCOPES.commentRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.commentRead],
     summary: 'List threads',
     description:
       'Threads with their comments, in (created_at, id) order; limit/offset (`limit` 1–50, default 10). `record_id` + `object`: the record\'s own threads (also needs ' +
       '`object_configuration:read` + `record_permission:read`); `entry_id` + `list`: the entry\'s (also needs `list_configuration:read` + `list_entry:read`); neither: ' +
       'every thread of the workspace. Unknown object, list, record or entry: 404.',
+    ok: ThreadListEnvelope,
   })
-  @ApiOkResponse({ type: ThreadListEnvelope })
-  @ApiStandardErrors()
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListThreadsQuery): Promise<ThreadListEnvelope> {
     pairOrNeither(query.record_id, 'record_id', query.object, 'object');
     pairOrNeither(query.entry_id, 'entry_id', query.list, 'list');
@@ -121,11 +114,13 @@ export class ThreadsController {
   }
 
   @Get(':thread_id')
-  @RequireScopes(SCOPES.commentRead)
-  @ApiOperation({ summary: 'Get a thread', description: 'The thread and all its comments, oldest first.' })
-  @ApiParam({ name: 'thread_id', description: 'Thread UUID' })
-  @ApiOkResponse({ type: ThreadEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.commentRead],
+    summary: 'Get a thread',
+    description: 'The thread and all its comments, oldest first.',
+    params: [{ name: 'thread_id', description: 'Thread UUID' }],
+    ok: ThreadEnvelope,
+  })
   async get(@CurrentAuth() auth: AuthContext, @Param('thread_id', threadIdPipe) threadId: string): Promise<ThreadEnvelope> {
     return { data: toThreadResponse(await this.queries.thread(auth.workspaceId, threadId)) };
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors, type AuthContext, CurrentAuth, CursorCodec, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, CursorCodec, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CallRecordings } from '../../application/call-recordings';
 import { CALL_RECORDINGS_PAGE, CallRecordingCreateRequest, ListCallRecordingsQuery, TRANSCRIPT_PAGE, TranscriptQuery } from './call-recording.requests';
@@ -24,17 +24,16 @@ export class CallRecordingsController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(...write)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: write,
     summary: 'Create a call recording',
     description:
       'A recording of the meeting with a transcript (segments: `speech`, `start_time` ≤ `end_time` in seconds, `speaker {name, email_address?}`) and/or a `video_url`. ' +
       'The URL is checked as webhook targets are (absolute http(s), no credentials, no private, loopback, link-local or metadata address) and never fetched. ' +
       'Records `call-recording.created`. Unknown meeting: 404.',
+    params: [meetingParam],
+    ok: CallRecordingEnvelope,
   })
-  @ApiParam(meetingParam)
-  @ApiOkResponse({ type: CallRecordingEnvelope })
-  @ApiStandardErrors()
   async create(@CurrentAuth() auth: AuthContext, @Param('meeting_id', meetingIdPipe) meetingId: string, @Body() body: CallRecordingCreateRequest): Promise<CallRecordingEnvelope> {
     const d = body.data;
     if ((d.video_url ?? null) === null && (d.transcript ?? []).length === 0) {
@@ -56,14 +55,13 @@ export class CallRecordingsController {
   }
 
   @Get()
-  @RequireScopes(...read)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: read,
     summary: 'List call recordings',
     description: 'Oldest first. Cursor pagination: pass `pagination.next_cursor` back as `cursor` with the same `limit` (1–200, default 50); null on the last page.',
+    params: [meetingParam],
+    ok: CallRecordingPageEnvelope,
   })
-  @ApiParam(meetingParam)
-  @ApiOkResponse({ type: CallRecordingPageEnvelope })
-  @ApiStandardErrors()
   async list(@CurrentAuth() auth: AuthContext, @Param('meeting_id', meetingIdPipe) meetingId: string, @Query() query: ListCallRecordingsQuery): Promise<CallRecordingPageEnvelope> {
     const limit = query.limit ?? CALL_RECORDINGS_PAGE.default;
     const binding = { workspace: auth.workspaceId, meeting: meetingId, limit };
@@ -76,12 +74,7 @@ export class CallRecordingsController {
   }
 
   @Get(':call_recording_id')
-  @RequireScopes(...read)
-  @ApiOperation({ summary: 'Get a call recording' })
-  @ApiParam(meetingParam)
-  @ApiParam(recordingParam)
-  @ApiOkResponse({ type: CallRecordingEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: read, summary: 'Get a call recording', params: [meetingParam, recordingParam], ok: CallRecordingEnvelope })
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('meeting_id', meetingIdPipe) meetingId: string,
@@ -93,12 +86,13 @@ export class CallRecordingsController {
 
   @Delete(':call_recording_id')
   @HttpCode(204)
-  @RequireScopes(...write)
-  @ApiOperation({ summary: 'Delete a call recording', description: 'Deletes the recording and its transcript; 204 with no body.' })
-  @ApiParam(meetingParam)
-  @ApiParam(recordingParam)
+  @ScopedOperation({
+    scopes: write,
+    summary: 'Delete a call recording',
+    description: 'Deletes the recording and its transcript; 204 with no body.',
+    params: [meetingParam, recordingParam],
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiStandardErrors()
   async delete(
     @CurrentAuth() auth: AuthContext,
     @Param('meeting_id', meetingIdPipe) meetingId: string,
@@ -108,15 +102,13 @@ export class CallRecordingsController {
   }
 
   @Get(':call_recording_id/transcript')
-  @RequireScopes(...read)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: read,
     summary: 'Get a call transcript',
     description: `Segments in order, a page at a time: pass \`pagination.next_cursor\` back as \`cursor\` with the same \`limit\` (1–${TRANSCRIPT_PAGE.max}, default ${TRANSCRIPT_PAGE.default}). \`raw_transcript\` is the page as text.`,
+    params: [meetingParam, recordingParam],
+    ok: TranscriptPageEnvelope,
   })
-  @ApiParam(meetingParam)
-  @ApiParam(recordingParam)
-  @ApiOkResponse({ type: TranscriptPageEnvelope })
-  @ApiStandardErrors()
   async transcript(
     @CurrentAuth() auth: AuthContext,
     @Param('meeting_id', meetingIdPipe) meetingId: string,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, CursorCodec, RequireScopes } from '@workbase/shared/http';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, type AuthContext, CurrentAuth, CursorCodec, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CreateMeetingUseCase } from '../../application/create-meeting.use-case';
 import { MeetingQueries } from '../../application/meeting.queries';
@@ -22,15 +22,16 @@ export class MeetingsController {
   ) {}
 
   @Get()
-  @RequireScopes(SCOPES.meetingRead, SCOPES.recordPermissionRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.meetingRead, SCOPES.recordPermissionRead],
     summary: 'List meetings',
     description:
       'Cursor pagination: pass `pagination.next_cursor` back as `cursor` with the same `limit` and filters (else 400); it is null on the last page. ' +
       'Pages are keyset-paginated on (start, id), so meetings created meanwhile never cause a meeting to be repeated or skipped. ' +
       '`participants` and `linked_object`+`linked_record_id` are ORed when both are given. `timezone` places all-day meetings for filtering and sorting.',
+    ok: MeetingPageEnvelope,
+    standardErrors: false,
   })
-  @ApiOkResponse({ type: MeetingPageEnvelope })
   @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Invalid parameter (named in the message), or a cursor that is malformed, tampered with, or from another query' })
   @ApiNotFoundResponse({ type: ApiErrorResponse, description: '`linked_object` is not an object of this workspace' })
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListMeetingsQuery): Promise<MeetingPageEnvelope> {
@@ -80,16 +81,17 @@ export class MeetingsController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(SCOPES.meetingReadWrite, SCOPES.recordPermissionRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.meetingReadWrite, SCOPES.recordPermissionRead],
     summary: 'Create a meeting',
     description:
       'Always creates a new meeting; never looks up, matches or de-duplicates (`external_ref` is stored and returned, never matched). To avoid duplicates, list the time frame first and match on title, start and organizer ' +
       '(see the integration guide in libs/meetings/README.md). Participants whose email address belongs to a person are linked to that person, who is added to `linked_records`; ' +
       'an address no person has gets a new person (named after the participant) and, for a business email domain (not free mail), its company found or created by domain ' +
       "as the new person's `company`, in the meeting's transaction.",
+    ok: MeetingEnvelope,
+    standardErrors: false,
   })
-  @ApiOkResponse({ type: MeetingEnvelope })
   @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Invalid field (named in the message); `value_not_found` for an unknown linked object or record' })
   async create(@CurrentAuth() auth: AuthContext, @Body() body: MeetingCreateRequest): Promise<MeetingEnvelope> {
     const d = body.data;
@@ -119,11 +121,12 @@ export class MeetingsController {
   }
 
   @Get(':meeting_id')
-  @RequireScopes(SCOPES.meetingRead, SCOPES.recordPermissionRead)
-  @ApiOperation({ summary: 'Get a meeting' })
-  @ApiParam({ name: 'meeting_id', description: 'Meeting UUID' })
-  @ApiOkResponse({ type: MeetingEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.meetingRead, SCOPES.recordPermissionRead],
+    summary: 'Get a meeting',
+    params: [{ name: 'meeting_id', description: 'Meeting UUID' }],
+    ok: MeetingEnvelope,
+  })
   async get(@CurrentAuth() auth: AuthContext, @Param('meeting_id', meetingIdPipe) meetingId: string): Promise<MeetingEnvelope> {
     return { data: toMeetingResponse(await this.queries.get(auth.workspaceId, meetingId)) };
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RequireScopes } from '@workbase/shared/http';
+import { ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, type AuthContext, CurrentAuth, pageOf, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CreateNoteUseCase } from '../../application/create-note.use-case';
 import { DeleteNoteUseCase } from '../../application/delete-note.use-case';
@@ -11,6 +11,8 @@ import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './not
 
 const noteIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Note not found: note_id must be a UUID.') });
 const noteParam = { name: 'note_id', description: 'Note UUID' };
+const read = [SCOPES.noteRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead];
+const write = [SCOPES.noteReadWrite, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead];
 const tooLarge = { type: ApiErrorResponse, description: '`validation_type` (413): `data.content` is larger than 1 MiB' };
 
 @ApiTags('Notes')
@@ -24,15 +26,14 @@ export class NotesController {
   ) {}
 
   @Get()
-  @RequireScopes(SCOPES.noteRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: read,
     summary: 'List notes',
     description:
       'Limit/offset pagination in (created_at, id) order: `limit` 1–50 (default 10), `offset` from 0; next offset = offset + limit; a page shorter than `limit` is the last. ' +
       '`parent_object` alone lists the notes on that object\'s records; `parent_record_id` needs `parent_object` (else 400). An unknown `parent_object` is a 404.',
+    ok: NoteListEnvelope,
   })
-  @ApiOkResponse({ type: NoteListEnvelope })
-  @ApiStandardErrors()
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListNotesQuery): Promise<NoteListEnvelope> {
     if (query.parent_record_id !== undefined && query.parent_object === undefined) {
       throw new ValidationError('parent_object: is required with parent_record_id.', { field: 'parent_object' });
@@ -44,15 +45,14 @@ export class NotesController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(SCOPES.noteReadWrite, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: write,
     summary: 'Create a note',
     description:
       'A note on a record. `content` is plaintext or markdown (`format`); both forms are kept. Records `note.created` with `parent_object_id` and `parent_record_id`. ' +
       'An unknown parent object or record is a 404; an unknown `meeting_id` a 400 `value_not_found`.',
+    ok: NoteEnvelope,
   })
-  @ApiOkResponse({ type: NoteEnvelope })
-  @ApiStandardErrors()
   @ApiPayloadTooLargeResponse(tooLarge)
   async create(@CurrentAuth() auth: AuthContext, @Body() body: NoteCreateRequest): Promise<NoteEnvelope> {
     const d = body.data;
@@ -71,24 +71,19 @@ export class NotesController {
   }
 
   @Get(':note_id')
-  @RequireScopes(SCOPES.noteRead, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
-  @ApiOperation({ summary: 'Get a note' })
-  @ApiParam(noteParam)
-  @ApiOkResponse({ type: NoteEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: read, summary: 'Get a note', params: [noteParam], ok: NoteEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('note_id', noteIdPipe) noteId: string): Promise<NoteEnvelope> {
     return { data: toNoteResponse(await this.queries.get(auth.workspaceId, noteId)) };
   }
 
   @Patch(':note_id')
-  @RequireScopes(SCOPES.noteReadWrite, SCOPES.objectConfigurationRead, SCOPES.recordPermissionRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: write,
     summary: 'Update a note',
     description: 'Changes `title` and/or `content` (with `format`). Records `note.updated` when the title changed and `note-content.updated` when the content changed.',
+    params: [noteParam],
+    ok: NoteEnvelope,
   })
-  @ApiParam(noteParam)
-  @ApiOkResponse({ type: NoteEnvelope })
-  @ApiStandardErrors()
   @ApiPayloadTooLargeResponse(tooLarge)
   async update(@CurrentAuth() auth: AuthContext, @Param('note_id', noteIdPipe) noteId: string, @Body() body: NoteUpdateRequest): Promise<NoteEnvelope> {
     const d = body.data;
@@ -106,11 +101,13 @@ export class NotesController {
   }
 
   @Delete(':note_id')
-  @RequireScopes(SCOPES.noteReadWrite)
-  @ApiOperation({ summary: 'Delete a note', description: 'Records `note.deleted` with `parent_object_id` and `parent_record_id`.' })
-  @ApiParam(noteParam)
-  @ApiOkResponse({ type: EmptyBody, description: '`{}`' })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.noteReadWrite],
+    summary: 'Delete a note',
+    description: 'Records `note.deleted` with `parent_object_id` and `parent_record_id`.',
+    params: [noteParam],
+    ok: { type: EmptyBody, description: '`{}`' },
+  })
   async delete(@CurrentAuth() auth: AuthContext, @Param('note_id', noteIdPipe) noteId: string): Promise<EmptyBody> {
     await this.deleteNote.execute(auth.workspaceId, noteId, auth.actor);
     return {};

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
@@ -31,20 +31,14 @@ export class ListsController {
   }
 
   @Get()
-  @RequireScopes(SCOPES.listConfigurationRead)
-  @ApiOperation({ summary: 'List lists' })
-  @ApiOkResponse({ type: ListListEnvelope })
+  @ScopedOperation({ scopes: [SCOPES.listConfigurationRead], summary: 'List lists', ok: ListListEnvelope, standardErrors: false })
   async list(@CurrentAuth() auth: AuthContext): Promise<ListListEnvelope> {
     return { data: await Promise.all((await this.lists.list(auth.workspaceId)).map((list) => this.present(list))) };
   }
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(SCOPES.listConfigurationReadWrite)
-  @ApiOperation({ summary: 'Create a list' })
-  @ApiOkResponse({ type: ListEnvelope })
-  @ApiStandardErrors()
-  @ApiConflictResponse({ type: ApiErrorResponse, description: '`slug_conflict`' })
+  @ScopedOperation({ scopes: [SCOPES.listConfigurationReadWrite], summary: 'Create a list', ok: ListEnvelope, conflict: '`slug_conflict`' })
   async create(@CurrentAuth() auth: AuthContext, @Body() body: ListCreateRequest): Promise<ListEnvelope> {
     const d = body.data;
     const list = await this.lists.create(
@@ -56,21 +50,13 @@ export class ListsController {
   }
 
   @Get(':list')
-  @RequireScopes(SCOPES.listConfigurationRead)
-  @ApiOperation({ summary: 'Get a list' })
-  @ApiParam(listParam)
-  @ApiOkResponse({ type: ListEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.listConfigurationRead], summary: 'Get a list', params: [listParam], ok: ListEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('list') list: string): Promise<ListEnvelope> {
     return { data: await this.present(await this.lists.get(auth.workspaceId, list)) };
   }
 
   @Patch(':list')
-  @RequireScopes(SCOPES.listConfigurationReadWrite)
-  @ApiOperation({ summary: 'Update a list' })
-  @ApiParam(listParam)
-  @ApiOkResponse({ type: ListEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.listConfigurationReadWrite], summary: 'Update a list', params: [listParam], ok: ListEnvelope })
   async update(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: ListUpdateRequest): Promise<ListEnvelope> {
     const d = body.data;
     const updated = await this.lists.update(
@@ -98,11 +84,13 @@ export class ListEntriesController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(...entryWrite)
-  @ApiOperation({ summary: 'Create an entry', description: 'Adds a record of the list\'s parent object to the list.' })
-  @ApiParam(listParam)
-  @ApiOkResponse({ type: EntryEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: entryWrite,
+    summary: 'Create an entry',
+    description: 'Adds a record of the list\'s parent object to the list.',
+    params: [listParam],
+    ok: EntryEnvelope,
+  })
   async create(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: EntryCreateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
     const entry = await this.entries.create(writeScope(auth, container), { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
@@ -110,14 +98,13 @@ export class ListEntriesController {
   }
 
   @Put()
-  @RequireScopes(...entryWrite)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: entryWrite,
     summary: 'Assert an entry by parent record',
     description: 'Updates the entry of the parent record (multiselect values replaced), or creates one. Several entries of the parent: 400 `multiple_match_results`.',
+    params: [listParam],
+    ok: EntryEnvelope,
   })
-  @ApiParam(listParam)
-  @ApiOkResponse({ type: EntryEnvelope })
-  @ApiStandardErrors()
   async assert(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: EntryCreateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
     const entry = await this.entries.assertByParent(writeScope(auth, container), { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
@@ -126,59 +113,41 @@ export class ListEntriesController {
 
   @Post('query')
   @HttpCode(200)
-  @RequireScopes(...entryRead)
-  @ApiOperation({ summary: 'List entries', description: 'Same body as record queries; `path` filters may start with [list, "parent_record"]. Default limit 500, max 1000.' })
-  @ApiParam(listParam)
-  @ApiOkResponse({ type: EntryListEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: entryRead,
+    summary: 'List entries',
+    description: 'Same body as record queries; `path` filters may start with [list, "parent_record"]. Default limit 500, max 1000.',
+    params: [listParam],
+    ok: EntryListEnvelope,
+  })
   async query(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: RecordQueryRequest): Promise<EntryListEnvelope> {
     const { container, ...known } = await this.containers.listWithAttributes(auth.workspaceId, list);
     return { data: (await this.entries.query(container, body, known)).map(toEntryResponse) };
   }
 
   @Get(':entry_id')
-  @RequireScopes(...entryRead)
-  @ApiOperation({ summary: 'Get an entry' })
-  @ApiParam(listParam)
-  @ApiParam(entryParam)
-  @ApiOkResponse({ type: EntryEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: entryRead, summary: 'Get an entry', params: [listParam, entryParam], ok: EntryEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string): Promise<EntryEnvelope> {
     const { container, ...known } = await this.containers.listWithAttributes(auth.workspaceId, list);
     return { data: toEntryResponse(await this.entries.get(container, entryId, known)) };
   }
 
   @Patch(':entry_id')
-  @RequireScopes(...entryWrite)
-  @ApiOperation({ summary: 'Update an entry (append multiselect values)' })
-  @ApiParam(listParam)
-  @ApiParam(entryParam)
-  @ApiOkResponse({ type: EntryEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: entryWrite, summary: 'Update an entry (append multiselect values)', params: [listParam, entryParam], ok: EntryEnvelope })
   async patch(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string, @Body() body: EntryUpdateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
     return { data: toEntryResponse(await this.entries.update(writeScope(auth, container), entryId, body.data.entry_values, 'append')) };
   }
 
   @Put(':entry_id')
-  @RequireScopes(...entryWrite)
-  @ApiOperation({ summary: 'Update an entry (overwrite multiselect values)' })
-  @ApiParam(listParam)
-  @ApiParam(entryParam)
-  @ApiOkResponse({ type: EntryEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: entryWrite, summary: 'Update an entry (overwrite multiselect values)', params: [listParam, entryParam], ok: EntryEnvelope })
   async put(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string, @Body() body: EntryUpdateRequest): Promise<EntryEnvelope> {
     const container = await this.containers.list(auth.workspaceId, list);
     return { data: toEntryResponse(await this.entries.update(writeScope(auth, container), entryId, body.data.entry_values, 'overwrite')) };
   }
 
   @Delete(':entry_id')
-  @RequireScopes(...entryWrite)
-  @ApiOperation({ summary: 'Delete an entry' })
-  @ApiParam(listParam)
-  @ApiParam(entryParam)
-  @ApiOkResponse({ type: EmptyResponse, description: '`{}`' })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: entryWrite, summary: 'Delete an entry', params: [listParam, entryParam], ok: { type: EmptyResponse, description: '`{}`' } })
   async delete(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string): Promise<EmptyResponse> {
     const container = await this.containers.list(auth.workspaceId, list);
     await this.records.delete(writeScope(auth, container), entryId);

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
@@ -25,14 +25,13 @@ export class ObjectRecordsController {
 
   @Post('query')
   @HttpCode(200)
-  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead],
     summary: 'List records',
     description: 'Filters and sorts compile to SQL on indexes. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
+    params: [objectParam],
+    ok: RecordListEnvelope,
   })
-  @ApiParam(objectParam)
-  @ApiOkResponse({ type: RecordListEnvelope })
-  @ApiStandardErrors()
   async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordQueryRequest): Promise<RecordListEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     const views = await this.queries.query(container, body, await this.records.workspaceSlug(container), attributes);
@@ -40,15 +39,14 @@ export class ObjectRecordsController {
   }
 
   @Put()
-  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
     summary: 'Assert a record',
     description:
       'Creates a record, or updates the one whose unique `matching_attribute` holds the given value. Values of the matching attribute are added (none removed); other multiselect attributes become exactly the given list. More than one match: 400 `multiple_match_results`.',
+    params: [objectParam],
+    ok: RecordEnvelope,
   })
-  @ApiParam(objectParam)
-  @ApiOkResponse({ type: RecordEnvelope })
-  @ApiStandardErrors()
   async assert(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Query() query: AssertQuery, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
     const { recordId } = await this.asserts.execute(writeScope(auth, container), query.matching_attribute, body.data.values);
@@ -56,38 +54,35 @@ export class ObjectRecordsController {
   }
 
   @Post()
-
   @HttpCode(200)
-  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
-  @ApiOperation({ summary: 'Create a record', description: 'Fails on a conflict of a unique attribute (409 `uniqueness_conflict`).' })
-  @ApiParam(objectParam)
-  @ApiOkResponse({ type: RecordEnvelope })
-  @ApiStandardErrors()
-  @ApiConflictResponse({ type: ApiErrorResponse, description: '`uniqueness_conflict`: a unique value belongs to another record' })
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    summary: 'Create a record',
+    description: 'Fails on a conflict of a unique attribute (409 `uniqueness_conflict`).',
+    params: [objectParam],
+    ok: RecordEnvelope,
+    conflict: '`uniqueness_conflict`: a unique value belongs to another record',
+  })
   async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     return { data: toRecordResponse(await this.records.create(writeScope(auth, container), body.data.values, { attributes })) };
   }
 
   @Get(':record_id')
-  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
-  @ApiOperation({ summary: 'Get a record' })
-  @ApiParam(objectParam)
-  @ApiParam(recordParam)
-  @ApiOkResponse({ type: RecordEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead], summary: 'Get a record', params: [objectParam, recordParam], ok: RecordEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     return { data: toRecordResponse(await this.records.get(container, recordId, { attributes })) };
   }
 
   @Patch(':record_id')
-  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
-  @ApiOperation({ summary: 'Update a record (append multiselect values)', description: 'Values of multiselect attributes are added to the existing ones.' })
-  @ApiParam(objectParam)
-  @ApiParam(recordParam)
-  @ApiOkResponse({ type: RecordEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    summary: 'Update a record (append multiselect values)',
+    description: 'Values of multiselect attributes are added to the existing ones.',
+    params: [objectParam, recordParam],
+    ok: RecordEnvelope,
+  })
   async patch(
     @CurrentAuth() auth: AuthContext,
     @Param('object') object: string,
@@ -99,12 +94,13 @@ export class ObjectRecordsController {
   }
 
   @Put(':record_id')
-  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
-  @ApiOperation({ summary: 'Update a record (overwrite multiselect values)', description: 'Values of multiselect attributes replace the existing ones.' })
-  @ApiParam(objectParam)
-  @ApiParam(recordParam)
-  @ApiOkResponse({ type: RecordEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    summary: 'Update a record (overwrite multiselect values)',
+    description: 'Values of multiselect attributes replace the existing ones.',
+    params: [objectParam, recordParam],
+    ok: RecordEnvelope,
+  })
   async put(
     @CurrentAuth() auth: AuthContext,
     @Param('object') object: string,
@@ -116,12 +112,12 @@ export class ObjectRecordsController {
   }
 
   @Delete(':record_id')
-  @RequireScopes(SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead)
-  @ApiOperation({ summary: 'Delete a record' })
-  @ApiParam(objectParam)
-  @ApiParam(recordParam)
-  @ApiOkResponse({ type: EmptyResponse, description: '`{}`' })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    summary: 'Delete a record',
+    params: [objectParam, recordParam],
+    ok: { type: EmptyResponse, description: '`{}`' },
+  })
   async delete(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
     const container = await this.containers.object(auth.workspaceId, object);
     await this.records.delete(writeScope(auth, container), recordId);
@@ -129,13 +125,13 @@ export class ObjectRecordsController {
   }
 
   @Get(':record_id/attributes/:attribute/values')
-  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
-  @ApiOperation({ summary: 'List record attribute values', description: 'Current values, or with `show_historic=true` every value the attribute has had, oldest first.' })
-  @ApiParam(objectParam)
-  @ApiParam(recordParam)
-  @ApiParam({ name: 'attribute', description: 'Attribute UUID or api_slug' })
-  @ApiOkResponse({ type: ValueListEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead],
+    summary: 'List record attribute values',
+    description: 'Current values, or with `show_historic=true` every value the attribute has had, oldest first.',
+    params: [objectParam, recordParam, { name: 'attribute', description: 'Attribute UUID or api_slug' }],
+    ok: ValueListEnvelope,
+  })
   async values(
     @CurrentAuth() auth: AuthContext,
     @Param('object') object: string,

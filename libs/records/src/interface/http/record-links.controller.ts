@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, recordIdPipe, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, pageOf, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
@@ -31,15 +31,13 @@ export class RecordLinksController {
   ) {}
 
   @Get('objects/:object/records/:record_id/entries')
-  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead, SCOPES.listEntryRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead, SCOPES.listEntryRead],
     summary: "List a record's entries",
     description: 'The list entries whose parent is this record, oldest first. limit/offset: `limit` 1–1000 (default 100). Unknown object or record: 404.',
+    params: [{ name: 'object', description: 'Object UUID or api_slug' }, { name: 'record_id', description: 'Record UUID' }],
+    ok: RecordEntryListEnvelope,
   })
-  @ApiParam({ name: 'object', description: 'Object UUID or api_slug' })
-  @ApiParam({ name: 'record_id', description: 'Record UUID' })
-  @ApiOkResponse({ type: RecordEntryListEnvelope })
-  @ApiStandardErrors()
   async recordEntries(
     @CurrentAuth() auth: AuthContext,
     @Param('object') object: string,
@@ -54,17 +52,16 @@ export class RecordLinksController {
 
   @Post('objects/records/search')
   @HttpCode(200)
-  @RequireScopes(SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead],
     summary: 'Search records',
     description:
       'Ranks records of `objects` by case-insensitive matches of `query` on names, email addresses, domains and phone numbers (exact > prefix > word prefix > substring; ' +
       'names weigh most), on indexes; queries under three characters match prefixes only. `limit` 1–100 (default 25). `request_as` is `{type: "workspace"}` or a member ' +
       '(`workspace_member_id` or `email_address`; unknown: 400 `value_not_found`); every member sees every record. An unknown object is a 400 `value_not_found` naming `objects[i]`. ' +
       'Results are consistent with the last write (no indexing delay).',
+    ok: SearchResultEnvelope,
   })
-  @ApiOkResponse({ type: SearchResultEnvelope })
-  @ApiStandardErrors()
   async searchRecords(@CurrentAuth() auth: AuthContext, @Body() body: RecordSearchRequest): Promise<SearchResultEnvelope> {
     const results = await this.search.search(auth.workspaceId, {
       query: body.query,
@@ -76,16 +73,13 @@ export class RecordLinksController {
   }
 
   @Get('lists/:list/entries/:entry_id/attributes/:attribute/values')
-  @RequireScopes(SCOPES.listEntryRead, SCOPES.listConfigurationRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.listEntryRead, SCOPES.listConfigurationRead],
     summary: 'List entry attribute values',
     description: 'Current values, or with `show_historic=true` every value the attribute has had, oldest first (as for records). Unknown list, entry or attribute: 404.',
+    params: [{ name: 'list', description: 'List UUID or api_slug' }, { name: 'entry_id', description: 'Entry UUID' }, { name: 'attribute', description: 'Attribute UUID or api_slug' }],
+    ok: ValueListEnvelope,
   })
-  @ApiParam({ name: 'list', description: 'List UUID or api_slug' })
-  @ApiParam({ name: 'entry_id', description: 'Entry UUID' })
-  @ApiParam({ name: 'attribute', description: 'Attribute UUID or api_slug' })
-  @ApiOkResponse({ type: ValueListEnvelope })
-  @ApiStandardErrors()
   async entryValues(
     @CurrentAuth() auth: AuthContext,
     @Param('list') list: string,

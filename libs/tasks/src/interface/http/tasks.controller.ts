@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, UsePipes } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors, type AuthContext, CurrentAuth, pageOf, RejectNulPipe, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { TaskCommands } from '../../application/task.commands';
 import type { AssigneeRef, LinkedRecordRef } from '../../application/task-references';
@@ -25,16 +25,15 @@ export class TasksController {
   ) {}
 
   @Get()
-  @RequireScopes(...read)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: read,
     summary: 'List tasks',
     description:
       'Limit/offset pagination: `limit` 1–1000 (default 500), `offset` from 0; a page shorter than `limit` is the last. `sort`: `created_at:asc` (default), `created_at:desc`, ' +
       '`completed_at:asc` (open tasks last) or `completed_at:desc` (open tasks first), ties by id. Filters (ANDed): `linked_object` + `linked_record_id` (together, else 400; ' +
       'an unknown object is a 404), `assignee` (member id or email; `null` = unassigned; an unknown member is a 400 `value_not_found`), `is_completed`.',
+    ok: TaskListEnvelope,
   })
-  @ApiOkResponse({ type: TaskListEnvelope })
-  @ApiStandardErrors()
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListTasksQuery): Promise<TaskListEnvelope> {
     if ((query.linked_object === undefined) !== (query.linked_record_id === undefined)) {
       const missing = query.linked_object === undefined ? 'linked_object' : 'linked_record_id';
@@ -54,15 +53,14 @@ export class TasksController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(...write)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: write,
     summary: 'Create a task',
     description:
       '`content` is plaintext of at most 2000 characters. Linked records must be records of this workspace and assignees its members (else 400 `value_not_found` naming the field). ' +
       'Records `task.created`.',
+    ok: TaskEnvelope,
   })
-  @ApiOkResponse({ type: TaskEnvelope })
-  @ApiStandardErrors()
   async create(@CurrentAuth() auth: AuthContext, @Body() body: TaskCreateRequest): Promise<TaskEnvelope> {
     const d = body.data;
     const task = await this.commands.create({
@@ -78,26 +76,21 @@ export class TasksController {
   }
 
   @Get(':task_id')
-  @RequireScopes(...read)
-  @ApiOperation({ summary: 'Get a task' })
-  @ApiParam(taskParam)
-  @ApiOkResponse({ type: TaskEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: read, summary: 'Get a task', params: [taskParam], ok: TaskEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('task_id', taskIdPipe) taskId: string): Promise<TaskEnvelope> {
     return { data: toTaskResponse(await this.queries.get(auth.workspaceId, taskId)) };
   }
 
   @Patch(':task_id')
-  @RequireScopes(...write)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: write,
     summary: 'Update a task',
     description:
       'Only `deadline_at`, `is_completed`, `linked_records` and `assignees` may change (any other field is a 400 naming it); the two lists are replaced whole. ' +
       'Records `task.updated` when something changed.',
+    params: [taskParam],
+    ok: TaskEnvelope,
   })
-  @ApiParam(taskParam)
-  @ApiOkResponse({ type: TaskEnvelope })
-  @ApiStandardErrors()
   async update(@CurrentAuth() auth: AuthContext, @Param('task_id', taskIdPipe) taskId: string, @Body() body: TaskUpdateRequest): Promise<TaskEnvelope> {
     const d = body.data;
     if (d.deadline_at === undefined && d.is_completed === undefined && d.linked_records === undefined && d.assignees === undefined) {
@@ -116,11 +109,13 @@ export class TasksController {
   }
 
   @Delete(':task_id')
-  @RequireScopes(SCOPES.taskReadWrite)
-  @ApiOperation({ summary: 'Delete a task', description: 'Records `task.deleted`.' })
-  @ApiParam(taskParam)
-  @ApiOkResponse({ type: EmptyBody, description: '`{}`' })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.taskReadWrite],
+    summary: 'Delete a task',
+    description: 'Records `task.deleted`.',
+    params: [taskParam],
+    ok: { type: EmptyBody, description: '`{}`' },
+  })
   async delete(@CurrentAuth() auth: AuthContext, @Param('task_id', taskIdPipe) taskId: string): Promise<EmptyBody> {
     await this.commands.delete(auth.workspaceId, taskId, auth.actor);
     return {};

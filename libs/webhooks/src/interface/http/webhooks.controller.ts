@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, ApiStandardErrors, CurrentAuth, pageOf, RequireScopes } from '@workbase/shared/http';
+import { ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, pageOf, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { rateTargetKey } from '../../domain/rate-target';
@@ -39,10 +39,7 @@ export class WebhooksController {
   ) {}
 
   @Get()
-  @RequireScopes(SCOPES.webhookRead)
-  @ApiOperation({ summary: 'List webhooks' })
-  @ApiOkResponse({ type: WebhookListResponse })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.webhookRead], summary: 'List webhooks', ok: WebhookListResponse })
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListWebhooksQuery): Promise<WebhookListResponse> {
     const { limit, offset } = pageOf(query, WEBHOOKS_PAGE.default);
     return { data: (await this.webhooks.listInWorkspace(auth.workspaceId, limit, offset)).map(toWebhookResponse) };
@@ -50,10 +47,12 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(200)
-  @RequireScopes(SCOPES.webhookReadWrite)
-  @ApiOperation({ summary: 'Create a webhook', description: 'The response holds the signing `secret`; it is never shown again.' })
-  @ApiOkResponse({ type: WebhookWithSecretEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({
+    scopes: [SCOPES.webhookReadWrite],
+    summary: 'Create a webhook',
+    description: 'The response holds the signing `secret`; it is never shown again.',
+    ok: WebhookWithSecretEnvelope,
+  })
   async create(@CurrentAuth() auth: AuthContext, @Body() body: WebhookCreateRequest): Promise<WebhookWithSecretEnvelope> {
     const { webhook, secret } = await this.createWebhook.execute({
       workspaceId: auth.workspaceId,
@@ -64,10 +63,7 @@ export class WebhooksController {
   }
 
   @Get(':webhook_id')
-  @RequireScopes(SCOPES.webhookRead)
-  @ApiOperation({ summary: 'Get a webhook' })
-  @ApiOkResponse({ type: WebhookEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.webhookRead], summary: 'Get a webhook', ok: WebhookEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('webhook_id', webhookIdPipe) webhookId: string): Promise<WebhookEnvelope> {
     const webhook = await this.webhooks.findById(auth.workspaceId, webhookId);
     if (!webhook) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
@@ -75,10 +71,7 @@ export class WebhooksController {
   }
 
   @Patch(':webhook_id')
-  @RequireScopes(SCOPES.webhookReadWrite)
-  @ApiOperation({ summary: 'Update a webhook', description: 'Updating an `inactive` webhook makes it `active` again.' })
-  @ApiOkResponse({ type: WebhookEnvelope })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.webhookReadWrite], summary: 'Update a webhook', description: 'Updating an `inactive` webhook makes it `active` again.', ok: WebhookEnvelope })
   async update(
     @CurrentAuth() auth: AuthContext,
     @Param('webhook_id', webhookIdPipe) webhookId: string,
@@ -94,25 +87,21 @@ export class WebhooksController {
   }
 
   @Delete(':webhook_id')
-  @RequireScopes(SCOPES.webhookReadWrite)
-  @ApiOperation({ summary: 'Delete a webhook' })
-  @ApiOkResponse({ schema: { type: 'object', example: {} } })
-  @ApiStandardErrors()
+  @ScopedOperation({ scopes: [SCOPES.webhookReadWrite], summary: 'Delete a webhook', ok: { schema: { type: 'object', example: {} } } })
   async remove(@CurrentAuth() auth: AuthContext, @Param('webhook_id', webhookIdPipe) webhookId: string): Promise<Record<string, never>> {
     await this.deleteWebhook.execute(auth.workspaceId, webhookId);
     return {};
   }
 
   @Get(':webhook_id/deliveries')
-  @RequireScopes(SCOPES.webhookRead)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.webhookRead],
     summary: 'List deliveries of a webhook',
     description:
       `${EXTENSION} Newest first, cursor paginated: each delivery with its event, status, why it waits (\`waiting_reason\`), and every attempt ` +
       '(outcome, status code, error, duration; an attempt cut short by a crash is `interrupted`), plus the state of the target (`target`: circuit, attempts in flight).',
+    ok: DeliveryListResponse,
   })
-  @ApiOkResponse({ type: DeliveryListResponse })
-  @ApiStandardErrors()
   async deliveries(
     @CurrentAuth() auth: AuthContext,
     @Param('webhook_id', webhookIdPipe) webhookId: string,
@@ -137,15 +126,14 @@ export class WebhooksController {
 
   @Post(':webhook_id/deliveries/:delivery_id/replay')
   @HttpCode(200)
-  @RequireScopes(SCOPES.webhookReadWrite)
-  @ApiOperation({
+  @ScopedOperation({
+    scopes: [SCOPES.webhookReadWrite],
     summary: 'Replay a delivery',
     description:
       `${EXTENSION} Sends the stored payload once more, now, with the original \`webhook-id\`, a new timestamp and the ` +
       'current secret. The attempt is logged with trigger `replay`; it does not change the webhook status.',
+    ok: DeliveryEnvelope,
   })
-  @ApiOkResponse({ type: DeliveryEnvelope })
-  @ApiStandardErrors()
   async replay(
     @CurrentAuth() auth: AuthContext,
     @Param('webhook_id', webhookIdPipe) webhookId: string,
