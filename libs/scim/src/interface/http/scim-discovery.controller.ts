@@ -1,12 +1,11 @@
 import { Controller, Get, Inject, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { RequireScopes } from '@workbase/shared/http';
-import { ForbiddenError, NotFoundError, SCOPES } from '@workbase/shared/kernel';
+import { ForbiddenError, NotFoundError } from '@workbase/shared/kernel';
 import { SCHEMAS, type SchemaDefinition } from '../../domain/schemas';
 import { SCIM_URN } from '../../domain/urns';
 import { MAX_COUNT } from './scim-list.requests';
-import { ScimOperation } from './scim-docs';
+import { ScimRead } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ScimListResponse, toListResponse } from './scim.responses';
 
@@ -79,9 +78,8 @@ export class ScimDiscoveryController {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   @Get('Schemas')
-  @ScimOperation()
+  @ScimRead()
   @ApiQuery(FILTER_REFUSED)
-  @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'List the schemas', description: 'A ListResponse of the User, EnterpriseUser and Group schemas (totalResults 3).' })
   @ApiOkResponse({ type: ScimListResponse })
   schemas(@Query('filter') filter?: unknown): ScimListResponse {
@@ -91,9 +89,8 @@ export class ScimDiscoveryController {
   }
 
   @Get('Schemas/:schema_urn')
-  @ScimOperation(404)
+  @ScimRead(404)
   @ApiQuery(FILTER_REFUSED)
-  @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Get one schema by its URN' })
   @ApiParam({ name: 'schema_urn', example: SCIM_URN.user })
   @ApiOkResponse({ description: 'The schema resource (RFC 7643 §7)', schema: SCHEMA_RESOURCE_SCHEMA })
@@ -105,9 +102,8 @@ export class ScimDiscoveryController {
   }
 
   @Get('ServiceProviderConfig')
-  @ScimOperation()
+  @ScimRead()
   @ApiQuery(FILTER_REFUSED)
-  @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Service provider configuration' })
   @ApiOkResponse({ description: 'What this server supports (RFC 7643 §5)', schema: SERVICE_PROVIDER_CONFIG_SCHEMA })
   serviceProviderConfig(@Query('filter') filter?: unknown): Record<string, unknown> {
@@ -131,9 +127,8 @@ export class ScimDiscoveryController {
   }
 
   @Get('ResourceTypes')
-  @ScimOperation()
+  @ScimRead()
   @ApiQuery(FILTER_REFUSED)
-  @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'List resource types (User, Group)' })
   @ApiOkResponse({ type: ScimListResponse })
   resourceTypes(@Query('filter') filter?: unknown): ScimListResponse {
@@ -143,9 +138,8 @@ export class ScimDiscoveryController {
   }
 
   @Get('ResourceTypes/:resource_type')
-  @ScimOperation(404)
+  @ScimRead(404)
   @ApiQuery(FILTER_REFUSED)
-  @RequireScopes(SCOPES.userManagementRead)
   @ApiOperation({ summary: 'Get one resource type' })
   @ApiParam({ name: 'resource_type', example: 'User' })
   @ApiOkResponse({ description: 'The resource type (RFC 7643 §6)', schema: RESOURCE_TYPE_SCHEMA })

@@ -1,5 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiConsumes, ApiExtraModels, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { RequireAdminMember, RequireScopes } from '@workbase/shared/http';
+import { SCOPES } from '@workbase/shared/kernel';
 import { ScimErrorResponse } from './scim.responses';
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -12,11 +14,24 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Request body larger than the service accepts (SCIM error schema)',
 };
 
+/** A SCIM read: the `user_management:read` scope, and the SCIM media types and errors (401, 403 and these). */
+export function ScimRead(...errors: number[]): MethodDecorator {
+  return applyDecorators(RequireScopes(SCOPES.userManagementRead), ScimOperation(...errors));
+}
+
 /**
- * The SCIM media types and error responses of an operation. Place it above `@RequireScopes` so that
- * its 401/403 entries (SCIM error schema) replace the REST ones that decorator documents.
+ * A SCIM write: the `user_management:read-write` scope, by an admin member or a service token, and the
+ * SCIM media types and errors (401, 403 and these).
  */
-export function ScimOperation(...errors: number[]): MethodDecorator {
+export function ScimWrite(...errors: number[]): MethodDecorator {
+  return applyDecorators(RequireScopes(SCOPES.userManagementReadWrite), RequireAdminMember(), ScimOperation(...errors));
+}
+
+/**
+ * The SCIM media types and error responses of an operation. It applies after `RequireScopes` so
+ * that its 401/403 entries (SCIM error schema) replace the REST ones that decorator documents.
+ */
+function ScimOperation(...errors: number[]): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(ScimErrorResponse),
     ApiProduces('application/scim+json'),

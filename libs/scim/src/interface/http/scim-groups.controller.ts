@@ -1,14 +1,13 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type AuthContext, CurrentAuth, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
-import { SCOPES } from '@workbase/shared/kernel';
+import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
 import { entityTag } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
-import { ScimOperation } from './scim-docs';
+import { ScimRead, ScimWrite } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
@@ -29,8 +28,7 @@ export class ScimGroupsController {
   ) {}
 
   @Get()
-  @ScimOperation(400)
-  @RequireScopes(SCOPES.userManagementRead)
+  @ScimRead(400)
   @ApiOperation({ summary: 'List groups (teams)', description: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' })
   @ApiOkResponse({ type: ScimListResponse })
   @ApiScimListQuery()
@@ -40,8 +38,7 @@ export class ScimGroupsController {
 
   @Post('.search')
   @HttpCode(200)
-  @ScimOperation(400)
-  @RequireScopes(SCOPES.userManagementRead)
+  @ScimRead(400)
   @ApiOperation({ summary: 'Search groups (POST /.search)' })
   @ApiBody({ type: ScimSearchRequest })
   @ApiOkResponse({ type: ScimListResponse })
@@ -50,9 +47,7 @@ export class ScimGroupsController {
   }
 
   @Post()
-  @ScimOperation(400, 409, 413)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(400, 409, 413)
   @ApiOperation({ summary: 'Create a group (team)' })
   @ApiBody(GROUP_BODY)
   @ApiCreatedResponse({ type: ScimGroupResource, description: 'Created; `Location` holds meta.location' })
@@ -65,8 +60,7 @@ export class ScimGroupsController {
   }
 
   @Get(':workspace_team_id')
-  @ScimOperation(404)
-  @RequireScopes(SCOPES.userManagementRead)
+  @ScimRead(404)
   @ApiOperation({ summary: 'Get a group (team)' })
   @ApiParam(GROUP_ID)
   @ApiOkResponse({ type: ScimGroupResource })
@@ -77,15 +71,12 @@ export class ScimGroupsController {
     @ScimResourceParams() query: ScimResourceQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const view = await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes));
-    res.setHeader('ETag', entityTag(view.team.version));
-    return this.present(view, query);
+    // With the ETag set here, Express answers a matching If-None-Match with 304 and no body.
+    return this.presentTagged(await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes)), query, res);
   }
 
   @Put(':workspace_team_id')
-  @ScimOperation(400, 404, 409, 412, 413)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(400, 404, 409, 412, 413)
   @ApiOperation({ summary: 'Replace a group (team)', description: 'Replaces the name, externalId and the whole member list.' })
   @ApiParam(GROUP_ID)
   @ApiBody(GROUP_BODY)
@@ -99,15 +90,11 @@ export class ScimGroupsController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const view = await this.groups.replace(auth.workspaceId, teamId, body, ifMatch);
-    res.setHeader('ETag', entityTag(view.team.version));
-    return this.present(view, query);
+    return this.presentTagged(await this.groups.replace(auth.workspaceId, teamId, body, ifMatch), query, res);
   }
 
   @Patch(':workspace_team_id')
-  @ScimOperation(400, 404, 409, 412, 413)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(400, 404, 409, 412, 413)
   @ApiOperation({
     summary: 'Update a group (team) with PatchOp operations',
     description:
@@ -127,19 +114,16 @@ export class ScimGroupsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     const view = await this.groups.patch(auth.workspaceId, teamId, body, ifMatch);
-    res.setHeader('ETag', entityTag(view.team.version));
     if (query.attributes === undefined && query.excludedAttributes === undefined) {
-      res.status(204);
+      res.status(204).setHeader('ETag', entityTag(view.team.version));
       return undefined;
     }
-    return this.present(view, query);
+    return this.presentTagged(view, query, res);
   }
 
   @Delete(':workspace_team_id')
   @HttpCode(204)
-  @ScimOperation(404, 412)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(404, 412)
   @ApiOperation({ summary: 'Delete a group (team)', description: 'Afterwards it answers 404 and is never listed or filtered; its members stay in the workspace.' })
   @ApiParam(GROUP_ID)
   @ApiNoContentResponse({ description: 'Deleted' })
@@ -151,6 +135,11 @@ export class ScimGroupsController {
     const page = pageOf(query.startIndex, query.count);
     const { total, groups } = await this.groups.list(auth.workspaceId, query.filter, page, !excludes('members', query.attributes, query.excludedAttributes));
     return toListResponse(groups.map((view) => this.present(view, query)), total, page.startIndex);
+  }
+
+  private presentTagged(view: ScimGroupView, query: ScimResourceQuery, res: Response): Record<string, unknown> {
+    res.setHeader('ETag', entityTag(view.team.version));
+    return this.present(view, query);
   }
 
   private present(view: ScimGroupView, query: ScimResourceQuery): Record<string, unknown> {

@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type AuthContext, CurrentAuth, RequireAdminMember, RequireScopes } from '@workbase/shared/http';
-import { SCOPES } from '@workbase/shared/kernel';
+import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
 import type { ScimUserRecord } from '../../domain/scim-user';
 import { entityTag } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { project } from './projection';
-import { ScimOperation } from './scim-docs';
+import { ScimRead, ScimWrite } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
@@ -31,8 +30,7 @@ export class ScimUsersController {
   ) {}
 
   @Get()
-  @ScimOperation(400)
-  @RequireScopes(SCOPES.userManagementRead)
+  @ScimRead(400)
   @ApiOperation({ summary: 'List users', description: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' })
   @ApiOkResponse({ type: ScimListResponse })
   @ApiScimListQuery()
@@ -42,8 +40,7 @@ export class ScimUsersController {
 
   @Post('.search')
   @HttpCode(200)
-  @ScimOperation(400)
-  @RequireScopes(SCOPES.userManagementRead)
+  @ScimRead(400)
   @ApiOperation({ summary: 'Search users (POST /.search)' })
   @ApiBody({ type: ScimSearchRequest })
   @ApiOkResponse({ type: ScimListResponse })
@@ -52,9 +49,7 @@ export class ScimUsersController {
   }
 
   @Post()
-  @ScimOperation(400, 409, 413)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(400, 409, 413)
   @ApiOperation({
     summary: 'Create a user',
     description:
@@ -71,8 +66,7 @@ export class ScimUsersController {
   }
 
   @Get(':user_id')
-  @ScimOperation(404)
-  @RequireScopes(SCOPES.userManagementRead)
+  @ScimRead(404)
   @ApiOperation({ summary: 'Get a user' })
   @ApiParam(USER_ID)
   @ApiOkResponse({ type: ScimUserResource })
@@ -88,9 +82,7 @@ export class ScimUsersController {
   }
 
   @Put(':user_id')
-  @ScimOperation(400, 404, 409, 412, 413)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(400, 404, 409, 412, 413)
   @ApiOperation({
     summary: 'Replace a user',
     description:
@@ -112,9 +104,7 @@ export class ScimUsersController {
   }
 
   @Patch(':user_id')
-  @ScimOperation(400, 404, 409, 412, 413)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(400, 404, 409, 412, 413)
   @ApiOperation({
     summary: 'Update a user with PatchOp operations',
     description:
@@ -143,9 +133,7 @@ export class ScimUsersController {
 
   @Delete(':user_id')
   @HttpCode(204)
-  @ScimOperation(404, 412)
-  @RequireScopes(SCOPES.userManagementReadWrite)
-  @RequireAdminMember()
+  @ScimWrite(404, 412)
   @ApiOperation({
     summary: 'Delete a user',
     description:
