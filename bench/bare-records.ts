@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
-import { grants, SCOPES } from '@workbase/shared/kernel';
+import { grants, type Scope, SCOPES } from '@workbase/shared/kernel';
 
-const TOKEN_SQL = `SELECT t.workspace_id, t.scopes, w.slug AS workspace_slug
+const TOKEN_SQL = `SELECT t.id, t.workspace_id, t.scopes, w.slug AS workspace_slug
   FROM api_tokens t
   LEFT JOIN workspace_members m ON m.workspace_id = t.workspace_id AND m.id = t.authorized_by_member_id
   JOIN workspaces w ON w.id = t.workspace_id
@@ -17,20 +17,24 @@ const TOKEN_SQL = `SELECT t.workspace_id, t.scopes, w.slug AS workspace_slug
    AND (t.kind = 'service' OR (m.state = 'active' AND m.deleted_at IS NULL))`;
 
 export interface BareGrant {
+  readonly tokenId: string;
   readonly workspaceId: string;
   readonly workspaceSlug: string;
 }
 
-/** The grant of `authorization` when it may read records (record_permission and object_configuration read), else the HTTP status to answer. */
-export async function bareGrant(pool: Pool, authorization: string | undefined): Promise<BareGrant | 401 | 403> {
+/** What reading an object's records takes. */
+const RECORD_READ: readonly Scope[] = [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead];
+
+/** The grant of `authorization` when it holds every scope `required` names (by default, reading records), else the HTTP status to answer. */
+export async function bareGrant(pool: Pool, authorization: string | undefined, required: readonly Scope[] = RECORD_READ): Promise<BareGrant | 401 | 403> {
   const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
   if (!token) return 401;
   const hash = createHash('sha256').update(token, 'utf8').digest();
-  const row = (await pool.query<{ workspace_id: string; scopes: string[]; workspace_slug: string }>(TOKEN_SQL, [hash])).rows[0];
+  const row = (await pool.query<{ id: string; workspace_id: string; scopes: string[]; workspace_slug: string }>(TOKEN_SQL, [hash])).rows[0];
   if (!row) return 401;
   const scopes = new Set(row.scopes);
-  if (!grants(scopes, SCOPES.recordPermissionRead) || !grants(scopes, SCOPES.objectConfigurationRead)) return 403;
-  return { workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug };
+  if (!required.every((scope) => grants(scopes, scope))) return 403;
+  return { tokenId: row.id, workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug };
 }
 
 /** `created_at`-style text: microseconds and three zeros, as the service writes timestamps. */
@@ -68,6 +72,9 @@ export interface BareValue {
   ref: string | null;
   ref_slug: string | null;
   ref_type: string | null;
+  /** A select value's option (title and archived flag), where the statement joined it. */
+  option_title?: string | null;
+  option_archived?: boolean | null;
 }
 
 export interface BareRecord {
@@ -86,6 +93,22 @@ export function bareRecordJson(
   attributes: readonly BareAttribute[],
   values: readonly BareValue[],
 ): Record<string, unknown> {
+  return {
+    id: { workspace_id: where.workspaceId, object_id: where.objectId, record_id: record.id },
+    created_at: record.created_at,
+    web_url: `${where.publicUrl}/${where.workspaceSlug}/${where.objectSlug}/${record.id}`,
+    values: bareValuesJson(where.workspaceId, where.objectId, record, attributes, values),
+  };
+}
+
+/** A record's `values`: every live attribute of the container `containerId` by slug, `[]` where it holds none. */
+export function bareValuesJson(
+  workspaceId: string,
+  containerId: string,
+  record: BareRecord,
+  attributes: readonly BareAttribute[],
+  values: readonly BareValue[],
+): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   const system = { active_from: record.created_at, active_until: null, created_by_actor: record.created_by };
   for (const attribute of attributes) {
@@ -105,15 +128,15 @@ export function bareRecordJson(
         const base = { active_from: v.active_from, active_until: v.active_until, created_by_actor: v.created_by };
         if (attribute.type === 'text') return { ...base, value: v.text, attribute_type: attribute.type };
         if (attribute.type === 'number') return { ...base, value: Number(v.number), attribute_type: attribute.type };
+        if (attribute.type === 'timestamp') return { ...base, value: v.json?.value ?? null, attribute_type: attribute.type };
+        if (attribute.type === 'select') {
+          const option = { id: { workspace_id: workspaceId, object_id: containerId, attribute_id: attribute.id, option_id: v.ref }, title: v.option_title ?? null, is_archived: v.option_archived ?? false };
+          return { ...base, option, attribute_type: attribute.type };
+        }
         if (attribute.type === 'record-reference') return { ...base, target_object: v.ref_slug ?? v.ref_type, target_record_id: v.ref, attribute_type: attribute.type };
         if (JSON_TYPES.has(attribute.type)) return { ...base, ...v.json, attribute_type: attribute.type };
         throw new Error(`the bare handler does not read ${attribute.type} values`);
       });
   }
-  return {
-    id: { workspace_id: where.workspaceId, object_id: where.objectId, record_id: record.id },
-    created_at: record.created_at,
-    web_url: `${where.publicUrl}/${where.workspaceSlug}/${where.objectSlug}/${record.id}`,
-    values: out,
-  };
+  return out;
 }

@@ -219,10 +219,18 @@ export interface Load {
   readonly errors: number;
 }
 
-/** autocannon in a child process (so that the load generator does not share the servers' event loop): `connections` GETs of `url` as `token` for `seconds`. */
-export function autocannon(connections: number, url: string, token: string, seconds: number): Promise<Load> {
+/** What each request of a load sends besides the token: GET without a body unless said otherwise. */
+export interface LoadRequest {
+  readonly method?: string;
+  /** A JSON body, sent as it is by every request (with `Content-Type: application/json`). */
+  readonly body?: string;
+}
+
+/** autocannon in a child process (so that the load generator does not share the servers' event loop): `connections` requests (`request`, GETs by default) of `url` as `token` for `seconds`. */
+export function autocannon(connections: number, url: string, token: string, seconds: number, request: LoadRequest = {}): Promise<Load> {
   const bin = path.resolve(__dirname, '../node_modules/autocannon/autocannon.js');
-  const args = [bin, '-c', String(connections), '-d', String(seconds), '-j', '-H', `Authorization=Bearer ${token}`, url];
+  const body = request.body === undefined ? [] : ['-H', 'Content-Type=application/json', '-b', request.body];
+  const args = [bin, '-c', String(connections), '-d', String(seconds), '-j', '-m', request.method ?? 'GET', ...body, '-H', `Authorization=Bearer ${token}`, url];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
       if (error) return reject(error);
