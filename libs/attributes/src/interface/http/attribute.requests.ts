@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NamesAFieldToChange, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
+import { IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyChanges, BodyData, LimitQueryParam, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 import { ATTRIBUTE_TYPES } from '../../domain/attribute-type';
 
 /** Longest title, noun or name (characters). Select option and status titles are keyed by a btree index, whose entries are limited to about 2.7 kB. */
@@ -37,7 +37,7 @@ export class AttributeCreateData {
 }
 
 export class AttributeCreateRequest {
-  @ApiProperty({ type: AttributeCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => AttributeCreateData) data!: AttributeCreateData;
+  @BodyData(AttributeCreateData) data!: AttributeCreateData;
 }
 
 export class AttributeUpdateData {
@@ -52,7 +52,7 @@ export class AttributeUpdateData {
 }
 
 export class AttributeUpdateRequest {
-  @ApiProperty({ type: AttributeUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => AttributeUpdateData) data!: AttributeUpdateData;
+  @BodyChanges(AttributeUpdateData) data!: AttributeUpdateData;
 }
 
 export class OptionCreateData {
@@ -60,7 +60,7 @@ export class OptionCreateData {
 }
 
 export class OptionCreateRequest {
-  @ApiProperty({ type: OptionCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => OptionCreateData) data!: OptionCreateData;
+  @BodyData(OptionCreateData) data!: OptionCreateData;
 }
 
 export class OptionUpdateData {
@@ -69,7 +69,7 @@ export class OptionUpdateData {
 }
 
 export class OptionUpdateRequest {
-  @ApiProperty({ type: OptionUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => OptionUpdateData) data!: OptionUpdateData;
+  @BodyChanges(OptionUpdateData) data!: OptionUpdateData;
 }
 
 export class StatusCreateData {
@@ -79,7 +79,7 @@ export class StatusCreateData {
 }
 
 export class StatusCreateRequest {
-  @ApiProperty({ type: StatusCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => StatusCreateData) data!: StatusCreateData;
+  @BodyData(StatusCreateData) data!: StatusCreateData;
 }
 
 export class StatusUpdateData extends OptionUpdateData {
@@ -88,7 +88,7 @@ export class StatusUpdateData extends OptionUpdateData {
 }
 
 export class StatusUpdateRequest {
-  @ApiProperty({ type: StatusUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => StatusUpdateData) data!: StatusUpdateData;
+  @BodyChanges(StatusUpdateData) data!: StatusUpdateData;
 }
 
 export class ShowArchivedQuery {

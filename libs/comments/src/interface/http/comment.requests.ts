@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, RecordRefInput } from '@workbase/shared/http';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, RecordRefInput } from '@workbase/shared/http';
 
 /** The threads list's page size (reference API: default 10, max 50). */
 export const THREADS_PAGE = { default: 10, max: 50 } as const;
@@ -72,11 +72,7 @@ export class CommentCreateData {
 }
 
 export class CommentCreateRequest {
-  @ApiProperty({ type: CommentCreateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommentCreateData)
+  @BodyData(CommentCreateData)
   data!: CommentCreateData;
 }
 

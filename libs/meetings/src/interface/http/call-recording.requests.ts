@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
+import { BodyData, LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
 import { MAX_TRANSCRIPT_SEGMENTS } from '../../domain/call-recording';
 
 /** Recordings list page (reference API: 1–200, default 50). */
@@ -70,11 +70,7 @@ export class CallRecordingCreateData {
 }
 
 export class CallRecordingCreateRequest {
-  @ApiProperty({ type: CallRecordingCreateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CallRecordingCreateData)
+  @BodyData(CallRecordingCreateData)
   data!: CallRecordingCreateData;
 }
 

@@ -1,21 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, RecordRefInput, toBoolean } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NoNulCharacters, RecordRefInput, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
@@ -151,11 +137,7 @@ export class MeetingCreateData {
 }
 
 export class MeetingCreateRequest {
-  @ApiProperty({ type: MeetingCreateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MeetingCreateData)
+  @BodyData(MeetingCreateData)
   data!: MeetingCreateData;
 }
 

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { BodyData, LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
 import type { NoteFormat } from '../../domain/note-content';
 
 const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
@@ -55,11 +54,7 @@ export class NoteCreateData {
 }
 
 export class NoteCreateRequest {
-  @ApiProperty({ type: NoteCreateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NoteCreateData)
+  @BodyData(NoteCreateData)
   data!: NoteCreateData;
 }
 
@@ -83,11 +78,7 @@ export class NoteUpdateData {
 }
 
 export class NoteUpdateRequest {
-  @ApiProperty({ type: NoteUpdateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => NoteUpdateData)
+  @BodyData(NoteUpdateData)
   data!: NoteUpdateData;
 }
 

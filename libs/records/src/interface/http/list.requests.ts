@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { NamesAFieldToChange } from '@workbase/shared/http';
+import { BodyChanges, BodyData } from '@workbase/shared/http';
 import { MAX_TITLE_LENGTH } from '@workbase/attributes';
 
 export const ACCESS_LEVELS = ['full-access', 'read-and-write', 'read-only'] as const;
@@ -23,7 +23,7 @@ export class ListCreateData {
 }
 
 export class ListCreateRequest {
-  @ApiProperty({ type: ListCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => ListCreateData) data!: ListCreateData;
+  @BodyData(ListCreateData) data!: ListCreateData;
 }
 
 export class ListUpdateData {
@@ -35,7 +35,7 @@ export class ListUpdateData {
 }
 
 export class ListUpdateRequest {
-  @ApiProperty({ type: ListUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => ListUpdateData) data!: ListUpdateData;
+  @BodyChanges(ListUpdateData) data!: ListUpdateData;
 }
 
 export class EntryCreateData {
@@ -48,7 +48,7 @@ export class EntryCreateData {
 }
 
 export class EntryCreateRequest {
-  @ApiProperty({ type: EntryCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => EntryCreateData) data!: EntryCreateData;
+  @BodyData(EntryCreateData) data!: EntryCreateData;
 }
 
 export class EntryValuesData {
@@ -56,5 +56,5 @@ export class EntryValuesData {
 }
 
 export class EntryUpdateRequest {
-  @ApiProperty({ type: EntryValuesData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => EntryValuesData) data!: EntryValuesData;
+  @BodyData(EntryValuesData) data!: EntryValuesData;
 }

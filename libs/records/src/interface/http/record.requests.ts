@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { MAX_TITLE_LENGTH } from '@workbase/attributes';
-import { LimitBodyField, LimitQueryParam, NamesAFieldToChange, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
+import { BodyChanges, BodyData, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 
 /** Optional, but when the key is present its value is checked: `null` is a 400 naming the field, not "unchanged". */
 const IfPresent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
@@ -15,7 +15,7 @@ export class ObjectCreateData {
 }
 
 export class ObjectCreateRequest {
-  @ApiProperty({ type: ObjectCreateData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => ObjectCreateData) data!: ObjectCreateData;
+  @BodyData(ObjectCreateData) data!: ObjectCreateData;
 }
 
 export class ObjectUpdateData {
@@ -25,7 +25,7 @@ export class ObjectUpdateData {
 }
 
 export class ObjectUpdateRequest {
-  @ApiProperty({ type: ObjectUpdateData }) @IsDefined() @NamesAFieldToChange() @ValidateNested() @Type(() => ObjectUpdateData) data!: ObjectUpdateData;
+  @BodyChanges(ObjectUpdateData) data!: ObjectUpdateData;
 }
 
 export class RecordValuesData {
@@ -41,7 +41,7 @@ export class RecordValuesData {
 }
 
 export class RecordWriteRequest {
-  @ApiProperty({ type: RecordValuesData }) @IsDefined() @IsObject() @ValidateNested() @Type(() => RecordValuesData) data!: RecordValuesData;
+  @BodyData(RecordValuesData) data!: RecordValuesData;
 }
 
 

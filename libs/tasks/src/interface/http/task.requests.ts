@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, toBoolean } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, toBoolean } from '@workbase/shared/http';
 import type { TaskSort } from '../../infrastructure/task.repository';
 
 /** The tasks list's page size (reference API: default 500). */
@@ -82,11 +82,7 @@ export class TaskCreateData {
 }
 
 export class TaskCreateRequest {
-  @ApiProperty({ type: TaskCreateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TaskCreateData)
+  @BodyData(TaskCreateData)
   data!: TaskCreateData;
 }
 
@@ -121,11 +117,7 @@ export class TaskUpdateData {
 }
 
 export class TaskUpdateRequest {
-  @ApiProperty({ type: TaskUpdateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TaskUpdateData)
+  @BodyData(TaskUpdateData)
   data!: TaskUpdateData;
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '../../domain/event-types';
 
 const FILTER_DESCRIPTION =
@@ -35,11 +35,7 @@ export class WebhookCreateData {
 }
 
 export class WebhookCreateRequest {
-  @ApiProperty({ type: WebhookCreateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => WebhookCreateData)
+  @BodyData(WebhookCreateData)
   data!: WebhookCreateData;
 }
 
@@ -63,11 +59,7 @@ export class WebhookUpdateData {
 }
 
 export class WebhookUpdateRequest {
-  @ApiProperty({ type: WebhookUpdateData })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => WebhookUpdateData)
+  @BodyData(WebhookUpdateData)
   data!: WebhookUpdateData;
 }
 
