@@ -1,5 +1,6 @@
 import { ALL_SCOPES, SCOPES, type Scope } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -29,12 +30,7 @@ describe('activity records', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const put = (path: string, body: object, token = ws.token) => t.http().put(path).set(as(token)).send(body);
-  const patch = (path: string, body: object, token = ws.token) => t.http().patch(path).set(as(token)).send(body);
-  const del = (path: string, token = ws.token) => t.http().delete(path).set(as(token));
+  const { get, post, put, patch, del } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const records = '/v2/activities/acme_calls/records';
   const create = (values: Row, token = ws.token) => post(records, { data: { values } }, token);

@@ -1,5 +1,6 @@
 import { ALL_SCOPES, SCOPES, type Scope } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearer, bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -17,11 +18,7 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const patch = (path: string, body: object, token = ws.token) => t.http().patch(path).set(as(token)).send(body);
-  const del = (path: string, token = ws.token) => t.http().delete(path).set(as(token));
+  const { get, post, patch, del } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const slugs = (rows: Row[]) => rows.map((row) => row.api_slug);
   const createActivity = (api_slug: string, ext: string, token = ws.token) =>
@@ -472,7 +469,7 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
       await patch('/v2/activities/acme_evented/attributes/rep', { data: { title: 'Rep' } }).expect(200);
       const recordId = (await post('/v2/activities/acme_evented/records', { data: { values: { timestamp: '2026-03-01T09:00:00Z', rep: 'Ada' } } }).expect(200)).body.data.id.record_id;
       await patch(`/v2/activities/acme_evented/records/${recordId}`, { data: { values: { rep: 'Grace' } } }).expect(200);
-      await t.http().delete(`/v2/activities/acme_evented/records/${recordId}`).set(as(ws.token)).expect(200);
+      await t.http().delete(`/v2/activities/acme_evented/records/${recordId}`).set(bearer(ws.token)).expect(200);
       await del('/v2/activities/acme_evented').expect(200);
 
       const rows: Array<{ event_type: string; entity_id: Row; actor: Row; payload: Row }> = await db().query(

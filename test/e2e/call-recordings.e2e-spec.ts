@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /** Call recordings and transcripts under meetings; video URLs under the webhook target policy (private targets refused here). */
@@ -11,10 +12,7 @@ describe('call recordings', () => {
   let theirMeetingId: string;
   const PUBLIC_VIDEO = 'https://93.184.215.14/calls/42.mp4';
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
-  const del = (path: string, token = ws.token) => t.http().delete(path).set(as(token));
+  const { get, post, del } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const counts = async () => {
     const [row] = await db().query(

@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 describe('threads and comments', () => {
@@ -26,16 +27,7 @@ describe('threads and comments', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  function post(path: string, body: object, token = ws.token) {
-    return t.http().post(path).set(as(token)).send(body);
-  }
-  function get(path: string, token = ws.token) {
-    return t.http().get(path).set(as(token));
-  }
-  function del(path: string, token = ws.token) {
-    return t.http().delete(path).set(as(token));
-  }
+  const { get, post, del } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const eventsOf = async (commentIds: string[]) =>
     (await db().query(`SELECT event_type, entity_id->>'comment_id' AS comment_id, payload FROM event_outbox WHERE entity_id->>'comment_id' = ANY ($1) ORDER BY event_outbox.id`, [commentIds])).map(

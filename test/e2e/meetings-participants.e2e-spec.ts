@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /** POST /v2/meetings finds or creates the people (and companies) of participants with an email. */
@@ -13,9 +14,7 @@ describe('meetings: participants become people', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
+  const { get, post } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
 
   type Participant = { email_address?: string | null; name?: string | null; is_organizer?: boolean; status?: string };

@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 describe('meetings', () => {
@@ -14,9 +15,7 @@ describe('meetings', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
+  const { get, post } = bearerRequests(() => t, () => ws.token);
 
   const timed = (overrides: Record<string, unknown> = {}) => ({
     data: {

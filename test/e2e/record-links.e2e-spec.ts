@@ -1,4 +1,5 @@
 import { SCOPES } from '@workbase/shared/kernel';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 describe("record entries, record search and entry value history", () => {
@@ -13,16 +14,7 @@ describe("record entries, record search and entry value history", () => {
   let salesId: string;
   let theirPersonId: string;
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  function post(path: string, body: object, token = ws.token) {
-    return t.http().post(path).set(as(token)).send(body);
-  }
-  function get(path: string, token = ws.token) {
-    return t.http().get(path).set(as(token));
-  }
-  function patch(path: string, body: object, token = ws.token) {
-    return t.http().patch(path).set(as(token)).send(body);
-  }
+  const { get, post, patch } = bearerRequests(() => t, () => ws.token);
   const person = async (values: Record<string, unknown>, token = ws.token) =>
     (await post('/v2/objects/people/records', { data: { values } }, token).expect(200)).body.data.id.record_id as string;
 

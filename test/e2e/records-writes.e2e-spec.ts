@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /**
@@ -13,12 +14,7 @@ describe('record writes (e2e)', () => {
   let ws: TestWorkspace;
   let other: TestWorkspace;
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const patch = (path: string, body: object, token = ws.token) => t.http().patch(path).set(as(token)).send(body);
-  const put = (path: string, body: object, token = ws.token) => t.http().put(path).set(as(token)).send(body);
-  const del = (path: string, token = ws.token) => t.http().delete(path).set(as(token));
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
+  const { get, post, put, patch, del } = bearerRequests(() => t, () => ws.token);
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => t.app.get(DataSource).query(text, params);
   /** Everything a write can leave behind in this workspace: records, value rows, outbox events. */
   const footprint = async () => {

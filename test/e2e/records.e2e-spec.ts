@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearer, bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 describe('record engine: objects, attributes, records', () => {
@@ -14,11 +15,7 @@ describe('record engine: objects, attributes, records', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const post = (path: string, body: object, token = ws.token) => t.http().post(path).set(as(token)).send(body);
-  const patch = (path: string, body: object, token = ws.token) => t.http().patch(path).set(as(token)).send(body);
-  const put = (path: string, body: object, token = ws.token) => t.http().put(path).set(as(token)).send(body);
-  const get = (path: string, token = ws.token) => t.http().get(path).set(as(token));
+  const { get, post, put, patch } = bearerRequests(() => t, () => ws.token);
   const outboxCount = async (eventType: string) =>
     Number((await dataSource().query(`SELECT count(*) AS n FROM event_outbox WHERE workspace_id = $1 AND event_type = $2`, [ws.workspaceId, eventType]))[0].n);
   const dataSource = () => t.app.get(DataSource);
@@ -311,7 +308,7 @@ describe('record engine: objects, attributes, records', () => {
       expect((await company(hooli)).team).toEqual([]);
       // Deleting a record unlinks it everywhere.
       await patch(`/v2/objects/people/records/${peter}`, { data: { values: { company: { target_object: 'companies', target_record_id: hooli } } } }).expect(200);
-      await t.http().delete(`/v2/objects/companies/records/${hooli}`).set(as(ws.token)).expect(200);
+      await t.http().delete(`/v2/objects/companies/records/${hooli}`).set(bearer(ws.token)).expect(200);
       expect((await person(peter)).company).toEqual([]);
     });
 
@@ -338,9 +335,9 @@ describe('record engine: objects, attributes, records', () => {
     it('deletes records, then 404s them', async () => {
       const res = await post('/v2/objects/people/records', { data: { values: { name: 'Temp' } } }).expect(200);
       const id = res.body.data.id.record_id;
-      expect((await t.http().delete(`/v2/objects/people/records/${id}`).set(as(ws.token)).expect(200)).body).toEqual({});
+      expect((await t.http().delete(`/v2/objects/people/records/${id}`).set(bearer(ws.token)).expect(200)).body).toEqual({});
       await get(`/v2/objects/people/records/${id}`).expect(404);
-      await t.http().delete(`/v2/objects/people/records/${id}`).set(as(ws.token)).expect(404);
+      await t.http().delete(`/v2/objects/people/records/${id}`).set(bearer(ws.token)).expect(404);
       expect(await outboxCount('record.deleted')).toBeGreaterThanOrEqual(1);
     });
 
@@ -348,7 +345,7 @@ describe('record engine: objects, attributes, records', () => {
       const theirs = (await post('/v2/objects/people/records', { data: { values: { name: 'Theirs' } } }, other.token).expect(200)).body.data.id.record_id;
       await get(`/v2/objects/people/records/${theirs}`).expect(404);
       await patch(`/v2/objects/people/records/${theirs}`, { data: { values: { job_title: 'x' } } }).expect(404);
-      await t.http().delete(`/v2/objects/people/records/${theirs}`).set(as(ws.token)).expect(404);
+      await t.http().delete(`/v2/objects/people/records/${theirs}`).set(bearer(ws.token)).expect(404);
       await get(`/v2/objects/people/records/${theirs}`, other.token).expect(200);
       await get('/v2/objects/people/records/not-a-uuid').expect(404);
     });

@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { bearerRequests } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 describe('tasks', () => {
@@ -28,19 +29,7 @@ describe('tasks', () => {
   });
   afterAll(() => t.close());
 
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  function post(path: string, body: object, token = ws.token) {
-    return t.http().post(path).set(as(token)).send(body);
-  }
-  function patch(path: string, body: object, token = ws.token) {
-    return t.http().patch(path).set(as(token)).send(body);
-  }
-  function get(path: string, token = ws.token) {
-    return t.http().get(path).set(as(token));
-  }
-  function del(path: string, token = ws.token) {
-    return t.http().delete(path).set(as(token));
-  }
+  const { get, post, patch, del } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const events = async (taskId: string) =>
     (await db().query(`SELECT event_type, entity_id FROM event_outbox WHERE entity_id->>'task_id' = $1 ORDER BY id`, [taskId])).map(

@@ -1,0 +1,27 @@
+import type { Test } from 'supertest';
+import type { TestApp } from './test-app';
+
+/** The Authorization header of a bearer token. */
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+export interface BearerRequests {
+  get(path: string, token?: string): Test;
+  post(path: string, body: object, token?: string): Test;
+  put(path: string, body: object, token?: string): Test;
+  patch(path: string, body: object, token?: string): Test;
+  del(path: string, token?: string): Test;
+}
+
+/**
+ * Requests to the app with a bearer token: `defaultToken()` (a workspace's), or the token given last.
+ * Both are functions because a suite starts its app and workspace in `beforeAll`.
+ */
+export function bearerRequests(app: () => TestApp, defaultToken: () => string): BearerRequests {
+  return {
+    get: (path, token = defaultToken()) => app().http().get(path).set(bearer(token)),
+    post: (path, body, token = defaultToken()) => app().http().post(path).set(bearer(token)).send(body),
+    put: (path, body, token = defaultToken()) => app().http().put(path).set(bearer(token)).send(body),
+    patch: (path, body, token = defaultToken()) => app().http().patch(path).set(bearer(token)).send(body),
+    del: (path, token = defaultToken()) => app().http().delete(path).set(bearer(token)),
+  };
+}
