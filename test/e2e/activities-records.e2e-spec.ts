@@ -30,7 +30,7 @@ describe('activity records', () => {
   });
   afterAll(() => t.close());
 
-  const { get, post, put, patch, del } = bearerRequests(() => t, () => ws.token);
+  const { get, post, put, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const records = '/v2/activities/acme_calls/records';
   const create = (values: Row, token = ws.token) => post(records, { data: { values } }, token);
@@ -38,8 +38,7 @@ describe('activity records', () => {
   // Sorted: the engine orders values by their id as text (reported to the record engine's owner).
   const titles = (values: Values, slug: string) => values[slug].map((v) => (v.option as { title: string }).title).sort();
   const targets = (values: Values, slug: string) => values[slug].map((v) => v.target_record_id as string).sort();
-  const person = async (name: string, email: string, jobTitle = 'Engineer') =>
-    (await post('/v2/objects/people/records', { data: { values: { name, email_addresses: [email], job_title: jobTitle } } }).expect(200)).body.data.id.record_id as string;
+  const person = (name: string, email: string, jobTitle = 'Engineer') => createRecord('people', { name, email_addresses: [email], job_title: jobTitle });
 
   describe('create and read', () => {
     it('creates a record with the documented response: composite id, created_at, created_by, values, no web_url', async () => {
@@ -207,7 +206,7 @@ describe('activity records', () => {
     beforeAll(async () => {
       ada = await person('Lovelace, Ada', 'ada@example.com', 'Analyst');
       grace = await person('Hopper, Grace', 'grace@example.com', 'Admiral');
-      acme = (await post('/v2/objects/companies/records', { data: { values: { name: 'Acme', domains: ['acme.test'] } } }).expect(200)).body.data.id.record_id;
+      acme = await createRecord('companies', { name: 'Acme', domains: ['acme.test'] });
     });
 
     it('accepts the three formats: by id, by a unique matching value, and target_record_reference', async () => {
@@ -258,7 +257,7 @@ describe('activity records', () => {
     });
 
     it("never resolves a reference, matching value or matching_attribute to another workspace's data", async () => {
-      const theirPerson = (await post('/v2/objects/people/records', { data: { values: { name: 'Other, Olga', email_addresses: ['olga@other.test'] } } }, other.token).expect(200)).body.data.id.record_id;
+      const theirPerson = await createRecord('people', { name: 'Other, Olga', email_addresses: ['olga@other.test'] }, other.token);
       const byId = await create({ timestamp: at(9), participants: [{ target_object: 'people', target_record_id: theirPerson }] }).expect(400);
       expect(byId.body).toMatchObject({ code: 'value_not_found', message: expect.stringContaining(theirPerson) });
       const byEmail = await create({ timestamp: at(9), participants: [{ target_object: 'people', email_addresses: ['olga@other.test'] }] }).expect(400);

@@ -18,7 +18,7 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
   });
   afterAll(() => t.close());
 
-  const { get, post, patch, del } = bearerRequests(() => t, () => ws.token);
+  const { get, post, patch, del, objectId } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const slugs = (rows: Row[]) => rows.map((row) => row.api_slug);
   const createActivity = (api_slug: string, ext: string, token = ws.token) =>
@@ -355,7 +355,7 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
       expect(bySlug.duration).toMatchObject({ type: 'number' });
       expect(bySlug.participants).toMatchObject({ type: 'record-reference', is_multiselect: true });
       expect(bySlug.linked_records).toMatchObject({ type: 'record-reference', is_multiselect: true, config: { record_reference: { allowed_object_ids: null } } });
-      const people = (await get('/v2/objects/people').expect(200)).body.data.id.object_id;
+      const people = await objectId('people');
       expect((bySlug.participants as { config: Row }).config).toEqual({ currency: { default_currency_code: null, display_type: null }, record_reference: { allowed_object_ids: [people] } });
       expect(bySlug.outcome).toMatchObject({ is_system_attribute: false, description: 'How it went' });
       const options = (await get('/v2/activities/acme_calls/attributes/direction/options').expect(200)).body.data;

@@ -18,16 +18,16 @@ describe('threads and comments', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('comments');
     other = await t.createWorkspace('comments-other');
-    personId = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['grace@example.com'] } } }).expect(200)).body.data.id.record_id;
-    peopleObjectId = (await get('/v2/objects/people').expect(200)).body.data.id.object_id;
+    personId = await createRecord('people', { email_addresses: ['grace@example.com'] });
+    peopleObjectId = await objectId('people');
     listId = (await post('/v2/lists', { data: { name: 'Hiring', api_slug: 'hiring', parent_object: 'people', workspace_access: 'full-access', workspace_member_access: [] } }).expect(200)).body.data.id.list_id;
     entryId = (await post('/v2/lists/hiring/entries', { data: { parent_record_id: personId, parent_object: 'people', entry_values: {} } }).expect(200)).body.data.id.entry_id;
     adaId = await t.createMember(ws.workspaceId, 'ada@comments.test');
-    theirPersonId = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['x@other.example'] } } }, other.token).expect(200)).body.data.id.record_id;
+    theirPersonId = await createRecord('people', { email_addresses: ['x@other.example'] }, other.token);
   });
   afterAll(() => t.close());
 
-  const { get, post, del } = bearerRequests(() => t, () => ws.token);
+  const { get, post, del, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const eventsOf = async (commentIds: string[]) =>
     (await db().query(`SELECT event_type, entity_id->>'comment_id' AS comment_id, payload FROM event_outbox WHERE entity_id->>'comment_id' = ANY ($1) ORDER BY event_outbox.id`, [commentIds])).map(
@@ -83,7 +83,7 @@ describe('threads and comments', () => {
   });
 
   it('pages threads with limit/offset, oldest first', async () => {
-    const person = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['paged@example.com'] } } }).expect(200)).body.data.id.record_id;
+    const person = await createRecord('people', { email_addresses: ['paged@example.com'] });
     const threadIds: string[] = [];
     for (const content of ['a', 'b', 'c']) threadIds.push((await post('/v2/comments', onRecord({ content, record: { object: 'people', record_id: person } })).expect(200)).body.data.thread_id);
     const page = async (q: string) => (await get(`/v2/threads?object=people&record_id=${person}${q}`).expect(200)).body.data.map((x: { id: { thread_id: string } }) => x.id.thread_id);
@@ -114,7 +114,7 @@ describe('threads and comments', () => {
   });
 
   it("deletes a record's threads with it, recording comment.deleted", async () => {
-    const doomed = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['doomed@example.com'] } } }).expect(200)).body.data.id.record_id;
+    const doomed = await createRecord('people', { email_addresses: ['doomed@example.com'] });
     const c = (await post('/v2/comments', onRecord({ record: { object: 'people', record_id: doomed } })).expect(200)).body.data;
     await del(`/v2/objects/people/records/${doomed}`).expect(200);
     await get(`/v2/threads/${c.thread_id}`).expect(404);

@@ -14,7 +14,7 @@ describe('meetings: participants become people', () => {
   });
   afterAll(() => t.close());
 
-  const { get, post } = bearerRequests(() => t, () => ws.token);
+  const { get, post, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
 
   type Participant = { email_address?: string | null; name?: string | null; is_organizer?: boolean; status?: string };
@@ -92,7 +92,7 @@ describe('meetings: participants become people', () => {
   });
 
   it('reuses an existing person (email in any case) and never writes to them; a second meeting reuses the person it created', async () => {
-    const existing = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['ada@lovelace-engines.org'], name: 'Lovelace, Ada' } } }).expect(200)).body.data.id.record_id;
+    const existing = await createRecord('people', { email_addresses: ['ada@lovelace-engines.org'], name: 'Lovelace, Ada' });
     let since = await lastEventId();
     const first = (await post('/v2/meetings', meeting([{ email_address: 'ADA@Lovelace-Engines.ORG', name: 'Someone Else' }])).expect(200)).body.data;
     expect(first.linked_records).toEqual([{ object_slug: 'people', object_id: expect.any(String), record_id: existing }]);

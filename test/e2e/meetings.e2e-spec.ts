@@ -15,7 +15,7 @@ describe('meetings', () => {
   });
   afterAll(() => t.close());
 
-  const { get, post } = bearerRequests(() => t, () => ws.token);
+  const { get, post, createRecord } = bearerRequests(() => t, () => ws.token);
 
   const timed = (overrides: Record<string, unknown> = {}) => ({
     data: {
@@ -109,7 +109,7 @@ describe('meetings', () => {
     });
 
     it('takes record ids in any letter case and refuses NUL characters (400, not 500)', async () => {
-      const company = (await post('/v2/objects/companies/records', { data: { values: { name: 'Upper Case Ltd' } } }).expect(200)).body.data.id.record_id as string;
+      const company = await createRecord('companies', { name: 'Upper Case Ltd' });
       const created = (await post('/v2/meetings', timed({ participants: [], linked_records: [{ object: 'companies', record_id: company.toUpperCase() }] })).expect(200)).body.data;
       expect(created.linked_records).toEqual([{ object_slug: 'companies', object_id: expect.any(String), record_id: company }]);
       const listed = await get(`/v2/meetings?limit=200&linked_object=companies&linked_record_id=${company.toUpperCase()}`).expect(200);
@@ -218,7 +218,7 @@ describe('meetings', () => {
     beforeAll(async () => {
       f = await t.createWorkspace('meetings-filters');
       personId = await createPerson('pat@example.com', f.token);
-      dealLike = (await post('/v2/objects/companies/records', { data: { values: { name: 'Initech' } } }, f.token).expect(200)).body.data.id.record_id;
+      dealLike = await createRecord('companies', { name: 'Initech' }, f.token);
       const mk = (title: string, start: string, end: string, extra: Record<string, unknown> = {}) =>
         post('/v2/meetings', timed({ title, start: { datetime: start, timezone: null }, end: { datetime: end, timezone: null }, participants: [], ...extra }), f.token).expect(200);
       await mk('A', '2026-06-01T09:00:00Z', '2026-06-01T10:00:00Z', { participants: [{ email_address: 'Pat@Example.com', is_organizer: true, status: 'accepted' }] });

@@ -15,13 +15,13 @@ describe('notes', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('notes');
     other = await t.createWorkspace('notes-other');
-    personId = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['grace@example.com'] } } }).expect(200)).body.data.id.record_id;
-    companyId = (await post('/v2/objects/companies/records', { data: { values: { name: 'Acme' } } }).expect(200)).body.data.id.record_id;
-    peopleObjectId = (await get('/v2/objects/people').expect(200)).body.data.id.object_id;
+    personId = await createRecord('people', { email_addresses: ['grace@example.com'] });
+    companyId = await createRecord('companies', { name: 'Acme' });
+    peopleObjectId = await objectId('people');
   });
   afterAll(() => t.close());
 
-  const { get, post, patch, del } = bearerRequests(() => t, () => ws.token);
+  const { get, post, patch, del, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const events = async (workspaceId: string, noteId: string) =>
     (
       await t.app
@@ -121,7 +121,7 @@ describe('notes', () => {
     });
 
     it("404s another workspace's notes on every route, and unknown or malformed ids", async () => {
-      const theirPerson = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['x@other.example'] } } }, other.token).expect(200)).body.data.id.record_id;
+      const theirPerson = await createRecord('people', { email_addresses: ['x@other.example'] }, other.token);
       const theirs = (await post('/v2/notes', note({ parent_record_id: theirPerson }), other.token).expect(200)).body.data.id.note_id;
       const res = await get(`/v2/notes/${theirs}`).expect(404);
       expect(res.body).toMatchObject({ status_code: 404, type: 'invalid_request_error', code: 'not_found' });
@@ -237,8 +237,8 @@ describe('notes', () => {
 
     beforeAll(async () => {
       p = await t.createWorkspace('notes-paging');
-      alice = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['alice@example.com'] } } }, p.token).expect(200)).body.data.id.record_id;
-      bob = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['bob@example.com'] } } }, p.token).expect(200)).body.data.id.record_id;
+      alice = await createRecord('people', { email_addresses: ['alice@example.com'] }, p.token);
+      bob = await createRecord('people', { email_addresses: ['bob@example.com'] }, p.token);
       for (let i = 0; i < 23; i++) {
         const created_at = new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString();
         await post('/v2/notes', note({ parent_record_id: i % 3 === 0 ? bob : alice, title: `n${i}`, created_at }), p.token).expect(200);
@@ -351,7 +351,7 @@ describe('notes', () => {
       ).map((row: { event_type: string; entity_id: Record<string, string>; actor: unknown; payload: unknown }) => ({ type: row.event_type, id: row.entity_id, actor: row.actor, payload: row.payload }));
     const lastEventId = async (): Promise<string> =>
       (await t.app.get(DataSource).query(`SELECT coalesce(max(id), 0)::text AS id FROM event_outbox`))[0].id as string;
-    const person = async (email: string) => (await post('/v2/objects/people/records', { data: { values: { email_addresses: [email] } } }).expect(200)).body.data.id.record_id as string;
+    const person = async (email: string) => createRecord('people', { email_addresses: [email] });
 
     it('deletes the notes of a deleted person and records one note.deleted per note, with the deleting actor', async () => {
       const temp = await person('temp@example.com');
@@ -391,7 +391,7 @@ describe('notes', () => {
       await del(`/v2/objects/people/records/${bare}`).expect(200);
       expect((await outbox(ws.workspaceId, since)).map((e: { type: string }) => e.type)).toEqual(['record.deleted']);
 
-      const company = (await post('/v2/objects/companies/records', { data: { values: { name: 'Gone Inc' } } }).expect(200)).body.data.id.record_id;
+      const company = await createRecord('companies', { name: 'Gone Inc' });
       const noteId = (await post('/v2/notes', note({ parent_object: 'companies', parent_record_id: company })).expect(200)).body.data.id.note_id;
       since = await lastEventId();
       await del(`/v2/objects/companies/records/${company}`).expect(200);
@@ -402,7 +402,7 @@ describe('notes', () => {
     });
 
     it("a refused delete (unknown record, another workspace's record) deletes no notes and records nothing", async () => {
-      const theirs = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['theirs@example.com'] } } }, other.token).expect(200)).body.data.id.record_id;
+      const theirs = await createRecord('people', { email_addresses: ['theirs@example.com'] }, other.token);
       const theirNote = (await post('/v2/notes', note({ parent_record_id: theirs }), other.token).expect(200)).body.data.id.note_id;
       const since = await lastEventId();
       await del(`/v2/objects/people/records/${theirs}`).expect(404);

@@ -14,7 +14,7 @@ describe("record entries, record search and entry value history", () => {
   let salesId: string;
   let theirPersonId: string;
 
-  const { get, post, patch } = bearerRequests(() => t, () => ws.token);
+  const { get, post, patch, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const person = async (values: Record<string, unknown>, token = ws.token) =>
     (await post('/v2/objects/people/records', { data: { values } }, token).expect(200)).body.data.id.record_id as string;
 
@@ -22,13 +22,13 @@ describe("record entries, record search and entry value history", () => {
     t = await startTestApp();
     ws = await t.createWorkspace('links');
     other = await t.createWorkspace('links-other');
-    peopleObjectId = (await get('/v2/objects/people').expect(200)).body.data.id.object_id;
-    companiesObjectId = (await get('/v2/objects/companies').expect(200)).body.data.id.object_id;
+    peopleObjectId = await objectId('people');
+    companiesObjectId = await objectId('companies');
     people.ada = await person({ name: [{ first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }], email_addresses: ['ada@analytical.example'], phone_numbers: ['+44 20 7946 0018'] });
     people.adam = await person({ name: [{ first_name: 'Adam', last_name: 'Smith', full_name: 'Adam Smith' }], email_addresses: ['adam.smith@wealth.example'] });
     people.grace = await person({ name: [{ first_name: 'Grace', last_name: 'Hopper', full_name: 'Grace Hopper' }], email_addresses: ['grace@navy.example', 'hopper@cobol.example'] });
     people.nadal = await person({ name: [{ first_name: 'Rafa', last_name: 'Nadal', full_name: 'Rafa Nadal' }], email_addresses: ['rafa@tennis.example'] });
-    acmeId = (await post('/v2/objects/companies/records', { data: { values: { name: 'Ada Industries', domains: ['ada-industries.example'] } } }).expect(200)).body.data.id.record_id;
+    acmeId = await createRecord('companies', { name: 'Ada Industries', domains: ['ada-industries.example'] });
     hiringId = (await post('/v2/lists', { data: { name: 'Hiring', api_slug: 'hiring', parent_object: 'people', workspace_access: 'full-access', workspace_member_access: [] } }).expect(200)).body.data.id.list_id;
     salesId = (await post('/v2/lists', { data: { name: 'Sales', api_slug: 'sales', parent_object: 'people', workspace_access: 'full-access', workspace_member_access: [] } }).expect(200)).body.data.id.list_id;
     await post('/v2/lists/hiring/attributes', { data: { title: 'Stage', api_slug: 'stage', type: 'text', description: '', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);

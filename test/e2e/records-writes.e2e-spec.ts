@@ -14,7 +14,7 @@ describe('record writes (e2e)', () => {
   let ws: TestWorkspace;
   let other: TestWorkspace;
 
-  const { get, post, put, patch, del } = bearerRequests(() => t, () => ws.token);
+  const { get, post, put, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => t.app.get(DataSource).query(text, params);
   /** Everything a write can leave behind in this workspace: records, value rows, outbox events. */
   const footprint = async () => {
@@ -295,8 +295,8 @@ describe('record writes (e2e)', () => {
   describe("another workspace's ids", () => {
     it('are 404 in paths and 400 value_not_found inside values', async () => {
       const theirObject = (await get('/v2/objects/people', other.token).expect(200)).body.data.id.object_id;
-      const theirPerson = (await post('/v2/objects/people/records', { data: { values: { name: 'Theirs' } } }, other.token).expect(200)).body.data.id.record_id;
-      const mine = (await post('/v2/objects/people/records', { data: { values: { name: 'Mine' } } }).expect(200)).body.data.id.record_id;
+      const theirPerson = await createRecord('people', { name: 'Theirs' }, other.token);
+      const mine = await createRecord('people', { name: 'Mine' });
       const before = await footprint();
       await post(`/v2/objects/${theirObject}/records`, { data: { values: {} } }).expect(404);
       await put(`/v2/objects/${theirObject}/records?matching_attribute=email_addresses`, { data: { values: { email_addresses: ['x@y.com'] } } }).expect(404);
@@ -377,7 +377,7 @@ describe('record writes (e2e)', () => {
       ]);
       const entryUpdated = events.find((e) => e.event_type === 'list-entry.updated')!;
       expect(entryUpdated.entity_id).toEqual({ workspace_id: ws.workspaceId, list_id: list, entry_id: entryId, attribute_id: score });
-      const theirParent = (await post('/v2/objects/companies/records', { data: { values: { name: 'Theirs' } } }, other.token).expect(200)).body.data.id.record_id;
+      const theirParent = await createRecord('companies', { name: 'Theirs' }, other.token);
       await post('/v2/lists', { data: { name: 'Theirs', api_slug: 'theirs', parent_object: 'companies' } }, other.token).expect(200);
       const theirEntry = (await post('/v2/lists/theirs/entries', { data: { parent_record_id: theirParent, parent_object: 'companies' } }, other.token).expect(200)).body.data.id.entry_id;
       const theirList = (await get('/v2/lists/theirs', other.token).expect(200)).body.data.id.list_id;

@@ -15,7 +15,7 @@ describe('record engine: objects, attributes, records', () => {
   });
   afterAll(() => t.close());
 
-  const { get, post, put, patch } = bearerRequests(() => t, () => ws.token);
+  const { get, post, put, patch, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const outboxCount = async (eventType: string) =>
     Number((await dataSource().query(`SELECT count(*) AS n FROM event_outbox WHERE workspace_id = $1 AND event_type = $2`, [ws.workspaceId, eventType]))[0].n);
   const dataSource = () => t.app.get(DataSource);
@@ -104,7 +104,7 @@ describe('record engine: objects, attributes, records', () => {
         expect([created.status, created.body.data?.type]).toEqual([200, type]);
       }
       const maker = (await get('/v2/objects/gadgets/attributes/maker').expect(200)).body.data;
-      const companies = (await get('/v2/objects/companies').expect(200)).body.data.id.object_id;
+      const companies = await objectId('companies');
       expect(maker.config.record_reference.allowed_object_ids).toEqual([companies]);
     });
 
@@ -295,9 +295,9 @@ describe('record engine: objects, attributes, records', () => {
     it('mirrors relationship writes onto the paired attribute, both ways', async () => {
       const company = (id: string) => get(`/v2/objects/companies/records/${id}`).expect(200).then((r) => r.body.data.values);
       const person = (id: string) => get(`/v2/objects/people/records/${id}`).expect(200).then((r) => r.body.data.values);
-      const initech = (await post('/v2/objects/companies/records', { data: { values: { name: 'Initech' } } }).expect(200)).body.data.id.record_id;
-      const hooli = (await post('/v2/objects/companies/records', { data: { values: { name: 'Hooli' } } }).expect(200)).body.data.id.record_id;
-      const peter = (await post('/v2/objects/people/records', { data: { values: { name: 'Gibbons, Peter', company: { target_object: 'companies', target_record_id: initech } } } }).expect(200)).body.data.id.record_id;
+      const initech = await createRecord('companies', { name: 'Initech' });
+      const hooli = await createRecord('companies', { name: 'Hooli' });
+      const peter = await createRecord('people', { name: 'Gibbons, Peter', company: { target_object: 'companies', target_record_id: initech } });
       expect((await company(initech)).team.map((v: { target_record_id: string }) => v.target_record_id)).toEqual([peter]);
       // Moving Peter by writing the other side: Hooli's team gains him, his company follows, Initech loses him.
       await patch(`/v2/objects/companies/records/${hooli}`, { data: { values: { team: [{ target_object: 'people', target_record_id: peter }] } } }).expect(200);
@@ -313,9 +313,9 @@ describe('record engine: objects, attributes, records', () => {
     });
 
     it('keeps a single-valued reverse link single when many records link to it at once', async () => {
-      const person = (await post('/v2/objects/people/records', { data: { values: { name: 'Contested, Casey' } } }).expect(200)).body.data.id.record_id;
+      const person = await createRecord('people', { name: 'Contested, Casey' });
       const companies: string[] = [];
-      for (let i = 0; i < 8; i++) companies.push((await post('/v2/objects/companies/records', { data: { values: { name: `Suitor ${i}` } } }).expect(200)).body.data.id.record_id);
+      for (let i = 0; i < 8; i++) companies.push(await createRecord('companies', { name: `Suitor ${i}` }));
       // Eight companies claim the same person in their (multiselect) team at once; the person's
       // company is single-valued, so exactly one claim may stand.
       const responses = await Promise.all(
@@ -342,7 +342,7 @@ describe('record engine: objects, attributes, records', () => {
     });
 
     it("404s another workspace's records and malformed ids", async () => {
-      const theirs = (await post('/v2/objects/people/records', { data: { values: { name: 'Theirs' } } }, other.token).expect(200)).body.data.id.record_id;
+      const theirs = await createRecord('people', { name: 'Theirs' }, other.token);
       await get(`/v2/objects/people/records/${theirs}`).expect(404);
       await patch(`/v2/objects/people/records/${theirs}`, { data: { values: { job_title: 'x' } } }).expect(404);
       await t.http().delete(`/v2/objects/people/records/${theirs}`).set(bearer(ws.token)).expect(404);

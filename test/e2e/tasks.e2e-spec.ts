@@ -19,17 +19,17 @@ describe('tasks', () => {
     t = await startTestApp();
     ws = await t.createWorkspace('tasks');
     other = await t.createWorkspace('tasks-other');
-    personId = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['grace@example.com'] } } }).expect(200)).body.data.id.record_id;
-    companyId = (await post('/v2/objects/companies/records', { data: { values: { name: 'Acme' } } }).expect(200)).body.data.id.record_id;
-    peopleObjectId = (await get('/v2/objects/people').expect(200)).body.data.id.object_id;
-    companiesObjectId = (await get('/v2/objects/companies').expect(200)).body.data.id.object_id;
+    personId = await createRecord('people', { email_addresses: ['grace@example.com'] });
+    companyId = await createRecord('companies', { name: 'Acme' });
+    peopleObjectId = await objectId('people');
+    companiesObjectId = await objectId('companies');
     adaId = await t.createMember(ws.workspaceId, 'ada@tasks.test');
-    theirPersonId = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['x@other.example'] } } }, other.token).expect(200)).body.data.id.record_id;
+    theirPersonId = await createRecord('people', { email_addresses: ['x@other.example'] }, other.token);
     theirMemberId = await t.createMember(other.workspaceId, 'eve@other.test');
   });
   afterAll(() => t.close());
 
-  const { get, post, patch, del } = bearerRequests(() => t, () => ws.token);
+  const { get, post, patch, del, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const events = async (taskId: string) =>
     (await db().query(`SELECT event_type, entity_id FROM event_outbox WHERE entity_id->>'task_id' = $1 ORDER BY id`, [taskId])).map(
@@ -118,7 +118,7 @@ describe('tasks', () => {
     });
 
     it('drops the link, not the task, when a linked record is deleted', async () => {
-      const doomed = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['doomed@example.com'] } } }).expect(200)).body.data.id.record_id;
+      const doomed = await createRecord('people', { email_addresses: ['doomed@example.com'] });
       const id = (await post('/v2/tasks', task({ linked_records: [{ target_object: 'people', target_record_id: doomed }] })).expect(200)).body.data.id.task_id;
       await del(`/v2/objects/people/records/${doomed}`).expect(200);
       expect((await get(`/v2/tasks/${id}`).expect(200)).body.data.linked_records).toEqual([]);
@@ -134,7 +134,7 @@ describe('tasks', () => {
     beforeAll(async () => {
       list = await t.createWorkspace('tasks-list');
       lovelace = await t.createMember(list.workspaceId, 'lovelace@list.test');
-      person = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['p@list.test'] } } }, list.token).expect(200)).body.data.id.record_id;
+      person = await createRecord('people', { email_addresses: ['p@list.test'] }, list.token);
       const specs = [
         { content: 'one', is_completed: false, assignees: [{ referenced_actor_type: 'workspace-member', referenced_actor_id: lovelace }], linked_records: [{ target_object: 'people', target_record_id: person }] },
         { content: 'two', is_completed: true, assignees: [], linked_records: [] },

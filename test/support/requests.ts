@@ -10,6 +10,10 @@ export interface BearerRequests {
   put(path: string, body: object, token?: string): Test;
   patch(path: string, body: object, token?: string): Test;
   del(path: string, token?: string): Test;
+  /** Creates a record of `object` (slug or id) with these values; answers its record_id. */
+  createRecord(object: string, values: object, token?: string): Promise<string>;
+  /** The object_id of an object slug. */
+  objectId(slug: string, token?: string): Promise<string>;
 }
 
 /**
@@ -17,11 +21,15 @@ export interface BearerRequests {
  * Both are functions because a suite starts its app and workspace in `beforeAll`.
  */
 export function bearerRequests(app: () => TestApp, defaultToken: () => string): BearerRequests {
-  return {
+  const requests: BearerRequests = {
     get: (path, token = defaultToken()) => app().http().get(path).set(bearer(token)),
     post: (path, body, token = defaultToken()) => app().http().post(path).set(bearer(token)).send(body),
     put: (path, body, token = defaultToken()) => app().http().put(path).set(bearer(token)).send(body),
     patch: (path, body, token = defaultToken()) => app().http().patch(path).set(bearer(token)).send(body),
     del: (path, token = defaultToken()) => app().http().delete(path).set(bearer(token)),
+    createRecord: async (object, values, token) =>
+      (await requests.post(`/v2/objects/${object}/records`, { data: { values } }, token).expect(200)).body.data.id.record_id as string,
+    objectId: async (slug, token) => (await requests.get(`/v2/objects/${slug}`, token).expect(200)).body.data.id.object_id as string,
   };
+  return requests;
 }
