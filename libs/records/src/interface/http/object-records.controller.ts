@@ -12,6 +12,9 @@ import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
+const read = [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead] as const;
+const write = [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead] as const;
+
 @ApiTags('Records')
 @UsePipes(RejectNulPipe)
 @Controller('v2/objects/:object/records')
@@ -26,7 +29,7 @@ export class ObjectRecordsController {
   @Post('query')
   @HttpCode(200)
   @ScopedOperation({
-    scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead],
+    scopes: read,
     summary: 'List records',
     description: 'Filters and sorts compile to SQL on indexes. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
     params: [objectParam],
@@ -40,7 +43,7 @@ export class ObjectRecordsController {
 
   @Put()
   @ScopedOperation({
-    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    scopes: write,
     summary: 'Assert a record',
     description:
       'Creates a record, or updates the one whose unique `matching_attribute` holds the given value. Values of the matching attribute are added (none removed); other multiselect attributes become exactly the given list. More than one match: 400 `multiple_match_results`.',
@@ -56,7 +59,7 @@ export class ObjectRecordsController {
   @Post()
   @HttpCode(200)
   @ScopedOperation({
-    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    scopes: write,
     summary: 'Create a record',
     description: 'Fails on a conflict of a unique attribute (409 `uniqueness_conflict`).',
     params: [objectParam],
@@ -69,7 +72,7 @@ export class ObjectRecordsController {
   }
 
   @Get(':record_id')
-  @ScopedOperation({ scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead], summary: 'Get a record', params: [objectParam, recordParam], ok: RecordEnvelope })
+  @ScopedOperation({ scopes: read, summary: 'Get a record', params: [objectParam, recordParam], ok: RecordEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     return { data: toRecordResponse(await this.records.get(container, recordId, { attributes })) };
@@ -77,7 +80,7 @@ export class ObjectRecordsController {
 
   @Patch(':record_id')
   @ScopedOperation({
-    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    scopes: write,
     summary: 'Update a record (append multiselect values)',
     description: 'Values of multiselect attributes are added to the existing ones.',
     params: [objectParam, recordParam],
@@ -95,7 +98,7 @@ export class ObjectRecordsController {
 
   @Put(':record_id')
   @ScopedOperation({
-    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
+    scopes: write,
     summary: 'Update a record (overwrite multiselect values)',
     description: 'Values of multiselect attributes replace the existing ones.',
     params: [objectParam, recordParam],
@@ -112,12 +115,7 @@ export class ObjectRecordsController {
   }
 
   @Delete(':record_id')
-  @ScopedOperation({
-    scopes: [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead],
-    summary: 'Delete a record',
-    params: [objectParam, recordParam],
-    ok: { type: EmptyResponse, description: '`{}`' },
-  })
+  @ScopedOperation({ scopes: write, summary: 'Delete a record', params: [objectParam, recordParam], ok: { type: EmptyResponse, description: '`{}`' } })
   async delete(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
     const container = await this.containers.object(auth.workspaceId, object);
     await this.records.delete(writeScope(auth, container), recordId);
@@ -126,7 +124,7 @@ export class ObjectRecordsController {
 
   @Get(':record_id/attributes/:attribute/values')
   @ScopedOperation({
-    scopes: [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead],
+    scopes: read,
     summary: 'List record attribute values',
     description: 'Current values, or with `show_historic=true` every value the attribute has had, oldest first.',
     params: [objectParam, recordParam, { name: 'attribute', description: 'Attribute UUID or api_slug' }],
