@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
 
 /**
  * The largest `offset` accepted anywhere (PostgreSQL's OFFSET is a bigint; a larger JavaScript
@@ -64,6 +64,11 @@ export function LimitBodyField(range: LimitRange): PropertyDecorator {
 /** An `offset` field of a JSON body: a JSON integer from 0 to MAX_OFFSET, else a 400 naming `offset`. */
 export function OffsetBodyField(): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional(OFFSET_DOC), IsOptional(), IsInt(), Min(0), Max(MAX_OFFSET));
+}
+
+/** A `cursor` query parameter: the opaque `pagination.next_cursor` of the previous page, a non-empty string. */
+export function CursorQueryParam(description: string): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString(), IsNotEmpty());
 }
 
 /**

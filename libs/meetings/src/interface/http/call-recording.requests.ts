@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
+import { BodyData, CursorQueryParam, LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
 import { MAX_TRANSCRIPT_SEGMENTS } from '../../domain/call-recording';
 
 /** Recordings list page (reference API: 1–200, default 50). */
@@ -78,10 +78,7 @@ export class ListCallRecordingsQuery {
   @LimitQueryParam({ max: CALL_RECORDINGS_PAGE.max, default: CALL_RECORDINGS_PAGE.default })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page, with the same `limit`' })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @CursorQueryParam('The `pagination.next_cursor` of the previous page, with the same `limit`')
   cursor?: string;
 }
 
@@ -89,9 +86,6 @@ export class TranscriptQuery {
   @LimitQueryParam({ max: TRANSCRIPT_PAGE.max, default: TRANSCRIPT_PAGE.default, description: `Segments per page, 1–${TRANSCRIPT_PAGE.max}; default ${TRANSCRIPT_PAGE.default}` })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page, with the same `limit`' })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @CursorQueryParam('The `pagination.next_cursor` of the previous page, with the same `limit`')
   cursor?: string;
 }

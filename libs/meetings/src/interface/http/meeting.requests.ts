@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NoNulCharacters, RecordRefInput, toBoolean } from '@workbase/shared/http';
+import { BodyData, CursorQueryParam, LimitQueryParam, NoNulCharacters, RecordRefInput, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
@@ -145,10 +145,7 @@ export class ListMeetingsQuery {
   @LimitQueryParam({ max: MEETINGS_PAGE.max, default: MEETINGS_PAGE.default })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The `pagination.next_cursor` of the previous page. Limit and filters must stay the same.' })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @CursorQueryParam('The `pagination.next_cursor` of the previous page. Limit and filters must stay the same.')
   cursor?: string;
 
   @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
