@@ -14,4 +14,4 @@ export * from './cursor';
 export * from './reject-nul.pipe';
 export * from './query-boolean';
 export * from './record-http';
-export * from './request-body';
+export * from './request-fields';

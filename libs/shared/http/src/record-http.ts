@@ -1,9 +1,9 @@
 import { ParseUUIDPipe } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, IsUUID } from 'class-validator';
+import { IsUUID } from 'class-validator';
 import { type Actor, NotFoundError } from '@workbase/shared/kernel';
 import type { AuthContext } from './auth-context';
-import { NoNulCharacters } from './reject-nul.pipe';
+import { NonEmptyText } from './request-fields';
 
 /** The `{}` answered by deletes. */
 export class EmptyResponse {}
@@ -18,10 +18,7 @@ export function writeActor(auth: AuthContext): { readonly workspaceId: string; r
 
 /** A record named in a request body as `{ object, record_id }` (a comment's record, a meeting's linked records). */
 export class RecordRefInput {
-  @ApiProperty({ description: 'Object slug or UUID', example: 'people' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ description: 'Object slug or UUID', example: 'people' })
   object!: string;
 
   @ApiProperty({ format: 'uuid' })

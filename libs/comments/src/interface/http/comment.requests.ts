@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, RecordRefInput } from '@workbase/shared/http';
+import { IsIn, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, RecordRefInput } from '@workbase/shared/http';
 
 /** The threads list's page size (reference API: default 10, max 50). */
 export const THREADS_PAGE = { default: 10, max: 50 } as const;
@@ -17,10 +17,7 @@ export class CommentAuthorInput {
 }
 
 export class CommentEntryInput {
-  @ApiProperty({ description: 'List slug or UUID', example: 'sales' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ description: 'List slug or UUID', example: 'sales' })
   list!: string;
 
   @ApiProperty({ format: 'uuid' })
@@ -85,11 +82,7 @@ export class ListThreadsQuery extends OffsetPaginationQuery {
   @IsUUID()
   record_id?: string;
 
-  @ApiPropertyOptional({ description: 'Object slug or UUID; with `record_id`' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ description: 'Object slug or UUID; with `record_id`' })
   object?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Threads on this list entry; with `list`' })
@@ -97,10 +90,6 @@ export class ListThreadsQuery extends OffsetPaginationQuery {
   @IsUUID()
   entry_id?: string;
 
-  @ApiPropertyOptional({ description: 'List slug or UUID; with `entry_id`' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ description: 'List slug or UUID; with `entry_id`' })
   list?: string;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, CursorQueryParam, LimitQueryParam, NoNulCharacters } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters } from '@workbase/shared/http';
 import { MAX_TRANSCRIPT_SEGMENTS } from '../../domain/call-recording';
 
 /** Recordings list page (reference API: 1–200, default 50). */
@@ -10,10 +10,7 @@ export const CALL_RECORDINGS_PAGE = { default: 50, max: 200 } as const;
 export const TRANSCRIPT_PAGE = { default: 500, max: 2000 } as const;
 
 export class TranscriptSpeakerInput {
-  @ApiProperty({ example: 'Ada Lovelace' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ example: 'Ada Lovelace' })
   @MaxLength(500)
   name!: string;
 

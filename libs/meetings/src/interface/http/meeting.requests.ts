@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, CursorQueryParam, LimitQueryParam, NoNulCharacters, RecordRefInput, toBoolean } from '@workbase/shared/http';
+import { BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters, OptionalNonEmptyText, RecordRefInput, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
@@ -50,17 +50,11 @@ export class ParticipantInput {
 }
 
 export class ExternalRefInput {
-  @ApiProperty({ example: '040000008200E00074C5B7101A82E008', description: "The event's iCalendar UID" })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ example: '040000008200E00074C5B7101A82E008', description: "The event's iCalendar UID" })
   @MaxLength(1000)
   ical_uid!: string;
 
-  @ApiProperty({ example: 'google', description: 'The calendar provider, e.g. `google` or `microsoft`' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ example: 'google', description: 'The calendar provider, e.g. `google` or `microsoft`' })
   @MaxLength(100)
   provider!: string;
 
@@ -76,10 +70,7 @@ export class ExternalRefInput {
 }
 
 export class MeetingCreateData {
-  @ApiProperty({ example: 'Quarterly review' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ example: 'Quarterly review' })
   @MaxLength(1000)
   title!: string;
 
@@ -148,11 +139,7 @@ export class ListMeetingsQuery {
   @CursorQueryParam('The `pagination.next_cursor` of the previous page. Limit and filters must stay the same.')
   cursor?: string;
 
-  @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ description: 'Object slug or UUID; with `linked_record_id`' })
   linked_object?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'With `linked_object`' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
-import { BodyData, LimitQueryParam, NoNulCharacters, OffsetPaginationQuery } from '@workbase/shared/http';
+import { IsIn, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText } from '@workbase/shared/http';
 import type { NoteFormat } from '../../domain/note-content';
 
 const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
@@ -12,10 +12,7 @@ export const NOTES_PAGE = { default: 10, max: 50 } as const;
 const UnlessAbsent = () => ValidateIf((_, value: unknown) => value !== undefined);
 
 export class NoteCreateData {
-  @ApiProperty({ description: 'Object slug or UUID of the parent record', example: 'people' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ description: 'Object slug or UUID of the parent record', example: 'people' })
   parent_object!: string;
 
   @ApiProperty({ format: 'uuid' })
@@ -86,11 +83,7 @@ export class ListNotesQuery extends OffsetPaginationQuery {
   @LimitQueryParam({ max: NOTES_PAGE.max, default: NOTES_PAGE.default })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Object slug or UUID: only notes on records of this object' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ description: 'Object slug or UUID: only notes on records of this object' })
   parent_object?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Only notes on this record; needs `parent_object`' })

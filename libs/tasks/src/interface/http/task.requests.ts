@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NoNulCharacters, OffsetPaginationQuery, toBoolean } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, toBoolean } from '@workbase/shared/http';
 import type { TaskSort } from '../../infrastructure/task.repository';
 
 /** The tasks list's page size (reference API: default 500). */
@@ -12,10 +12,7 @@ export const TASK_SORTS: TaskSort[] = ['created_at:asc', 'created_at:desc', 'com
 const UnlessAbsent = () => ValidateIf((_, value: unknown) => value !== undefined);
 
 export class TaskLinkedRecordInput {
-  @ApiProperty({ description: 'Object slug or UUID', example: 'people' })
-  @NoNulCharacters()
-  @IsString()
-  @IsNotEmpty()
+  @NonEmptyText({ description: 'Object slug or UUID', example: 'people' })
   target_object!: string;
 
   @ApiProperty({ format: 'uuid' })
@@ -34,11 +31,7 @@ export class TaskAssigneeInput {
   @IsUUID()
   referenced_actor_id?: string;
 
-  @ApiPropertyOptional({ example: 'ada@example.com', description: 'Instead of the two fields above: the member with this email address' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ example: 'ada@example.com', description: 'Instead of the two fields above: the member with this email address' })
   workspace_member_email_address?: string;
 }
 
@@ -130,11 +123,7 @@ export class ListTasksQuery extends OffsetPaginationQuery {
   @IsIn(TASK_SORTS)
   sort?: TaskSort;
 
-  @ApiPropertyOptional({ description: 'Object slug or UUID; with `linked_record_id`' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ description: 'Object slug or UUID; with `linked_record_id`' })
   linked_object?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Tasks linked to this record; with `linked_object`' })
@@ -142,11 +131,7 @@ export class ListTasksQuery extends OffsetPaginationQuery {
   @IsUUID()
   linked_record_id?: string;
 
-  @ApiPropertyOptional({ description: 'A workspace member id or email address: tasks assigned to them; `null`: tasks assigned to nobody' })
-  @NoNulCharacters()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
+  @OptionalNonEmptyText({ description: 'A workspace member id or email address: tasks assigned to them; `null`: tasks assigned to nobody' })
   assignee?: string;
 
   @ApiPropertyOptional({ type: Boolean, description: '`true` or `false`' })
