@@ -97,6 +97,44 @@ describe('schema cache across replicas', () => {
     await onReplica().post('/v2/objects/widgets/records/query').set(as()).send({}).expect(200);
   });
 
+  describe('the SQL endpoint\'s tables', () => {
+    const sql = (app: () => ReturnType<typeof request>, statement: string) => app().post('/v2/sql').set(as()).send({ sql: statement });
+    const here = () => t.http();
+
+    it('follow attributes added and archived, and activities renamed, in this process at once and on the other replica', async () => {
+      await t.http().post('/v2/activities').set(as()).send({ data: { api_slug: 'visits', singular_noun: 'Visit', plural_noun: 'Visits', extends: 'calls' } }).expect(200);
+      // Both processes keep the activity's table.
+      for (const app of [here, onReplica]) await sql(app, 'SELECT count(*) AS n FROM activities.visits').expect(200);
+
+      await t.http().post('/v2/activities/visits/attributes').set(as())
+        .send({ data: { title: 'Mood', api_slug: 'mood', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+      // In the process that made the change, the notice arrived before its commit returned: no retry.
+      await sql(here, 'SELECT mood FROM activities.visits').expect(200);
+      expect((await eventually(200, () => sql(onReplica, 'SELECT mood FROM activities.visits'))).status).toBe(200);
+
+      await t.http().patch('/v2/activities/visits/attributes/mood').set(as()).send({ data: { is_archived: true } }).expect(200);
+      expect((await sql(here, 'SELECT mood FROM activities.visits')).body.message).toMatch(/column "mood" does not exist/);
+      const archived = await eventually(400, () => sql(onReplica, 'SELECT mood FROM activities.visits'));
+      expect(archived.status).toBe(400);
+      expect(archived.body.message).toMatch(/column "mood" does not exist/);
+
+      await t.http().patch('/v2/activities/visits').set(as()).send({ data: { api_slug: 'site_visits' } }).expect(200);
+      expect((await sql(here, 'SELECT count(*) AS n FROM activities.visits')).body.message).toBe('Table "activities.visits" does not exist.');
+      const renamed = await eventually(400, () => sql(onReplica, 'SELECT count(*) AS n FROM activities.visits'));
+      expect(renamed.body.message).toBe('Table "activities.visits" does not exist.');
+      for (const app of [here, onReplica]) expect((await sql(app, 'SELECT count(*) AS n FROM activities.site_visits').expect(200)).body.data.rows).toEqual([{ n: 0 }]);
+    });
+
+    it('are never another workspace\'s, though both have a table of that name cached', async () => {
+      const other = await t.createWorkspace();
+      const mine = (await sql(onReplica, 'SELECT count(*) AS n FROM people').expect(200)).body.data.rows[0].n;
+      await request(replica.getHttpServer()).post('/v2/objects/people/records').set({ Authorization: `Bearer ${other.token}` }).send({ data: { values: { name: 'Someone else' } } }).expect(200);
+      const theirs = await request(replica.getHttpServer()).post('/v2/sql').set({ Authorization: `Bearer ${other.token}` }).send({ sql: 'SELECT count(*) AS n FROM people' }).expect(200);
+      expect(theirs.body.data.rows).toEqual([{ n: 1 }]);
+      expect((await sql(onReplica, 'SELECT count(*) AS n FROM people').expect(200)).body.data.rows).toEqual([{ n: mine }]);
+    });
+  });
+
   it('keeps each workspace to its own schema', async () => {
     const other = await t.createWorkspace();
     await onReplica().post('/v2/objects/companies/records/query').set({ Authorization: `Bearer ${other.token}` }).send({}).expect(200);

@@ -223,7 +223,22 @@ describe('SQL sandbox', () => {
       expect(res.body.message).toMatch(message);
       expect(leaks(res.body.message, statement)).toEqual([]);
     }
-    // Table names reach the catalogue lookup as quoted literals (it rides in the transaction's first round trip).
+    // Constants are written into the generated SQL as literals (one simple-protocol message): quotes,
+    // backslashes, dollar quotes and statement ends in them are matched as text, and end nothing.
+    const tricky = `it's a "quote" \\ back\\slash $wb$ $$; ROLLBACK; SELECT 1; --`;
+    await t.http().post('/v2/activities/phone_calls/attributes').set(as(attacker.token))
+      .send({ data: { title: 'Memo', api_slug: 'memo', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+    await t.http().post('/v2/activities/phone_calls/records').set(as(attacker.token)).send({ data: { values: { timestamp: '2026-01-02T00:00:00Z', duration: 6, memo: tricky } } }).expect(200);
+    const quoted = `'${tricky.replace(/'/g, "''")}'`;
+    for (const [statement, n] of [
+      [`SELECT count(*) AS n FROM activities.phone_calls WHERE memo = ${quoted}`, 1],
+      [`SELECT count(*) AS n FROM activities.phone_calls WHERE memo IN (${quoted}, 'x"}', '{', '\\')`, 1],
+      [`SELECT count(*) AS n FROM activities.phone_calls WHERE memo >= ${quoted} AND memo <= ${quoted}`, 1],
+      [`SELECT count(*) AS n FROM activities.phone_calls WHERE memo IN ('x"}', '{', '\\', '$wb$')`, 0],
+    ] as Array<[string, number]>) {
+      expect({ statement, rows: (await sql(statement).expect(200)).body.data.rows }).toEqual({ statement, rows: [{ n }] });
+    }
+    // Table names reach the catalogue lookup as bound parameters.
     for (const name of ["peo'ple", "x'); DROP TABLE records; --", 'back\\slash\'', "$$'$$"]) {
       const quotedName = `"${name.replace(/"/g, '""')}"`;
       const res = await sql(`SELECT * FROM activities.${quotedName}`).expect(400);
@@ -231,6 +246,7 @@ describe('SQL sandbox', () => {
     }
     // And the pushed filters find the caller's own rows.
     expect((await sql('SELECT count(*) AS n FROM activities.phone_calls WHERE duration = 5').expect(200)).body.data.rows).toEqual([{ n: 1 }]);
+    expect((await sql('SELECT count(*) AS n FROM activities.phone_calls WHERE duration IN (5, 6)').expect(200)).body.data.rows).toEqual([{ n: 2 }]);
   });
 
   it('stops a statement at the statement timeout with a 400, and the connection is fine afterwards', async () => {

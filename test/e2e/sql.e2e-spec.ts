@@ -1,4 +1,5 @@
 import { SCOPES } from '@workbase/shared/kernel';
+import { Client } from 'pg';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -330,5 +331,27 @@ describe('SQL endpoint', () => {
       const division = await sql('SELECT 1 / 0').expect(400);
       expect(division.body.message).toContain('division by zero');
     });
+  });
+
+  it('sends a statement in one round trip on the endpoint\'s connection; a failing one adds only its ROLLBACK', async () => {
+    await rows('SELECT count(*) AS n FROM activities.acme_calls'); // the catalogue and the grant are cached now
+    const sent: string[] = [];
+    const original = Client.prototype.query;
+    const query = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if ((this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name === 'workbase-sql') sent.push(text);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    try {
+      expect(await rows('SELECT count(*) AS n FROM activities.acme_calls WHERE direction = \'Inbound\'')).toHaveLength(1);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/^BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;[^]*pg_try_advisory_xact_lock[^]*'Inbound'::text[^]*;\s*ROLLBACK$/);
+      sent.length = 0;
+      await sql('SELECT 1 / 0').expect(400);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toBe('ROLLBACK');
+    } finally {
+      query.mockRestore();
+    }
   });
 });

@@ -4,9 +4,9 @@ import { fixedRelation } from '../domain/fixed-relations';
 import { SqlStatementError, tableForbidden } from '../domain/sql-errors';
 import { analyzeStatement, displayTable, GENERATED_PREFIX, loadSqlParser, quoteIdent } from '../domain/statement-analyzer';
 import { type DataSchema, INFORMATION_SCHEMA, isDataSchema, type SqlTable, tableKey, type TableRef } from '../domain/sql-table';
-import { catalogLookup, SqlCatalogRepository } from '../infrastructure/sql-catalog.repository';
+import { SqlCatalogRepository } from '../infrastructure/sql-catalog.repository';
 import { type SqlResult, SqlExecutor } from '../infrastructure/sql-executor';
-import { informationSchemaSql, SqlParams, tableRelationSql } from '../infrastructure/table-sql';
+import { informationSchemaSql, SqlLiterals, tableRelationSql } from '../infrastructure/table-sql';
 
 /** Beyond the endpoint's own scopes (record_permission:read, object_configuration:read), what each schema needs. */
 export const SCHEMA_SCOPES: Readonly<Record<DataSchema, readonly Scope[]>> = {
@@ -42,38 +42,35 @@ export class SqlQueryService {
     }
     const dataRefs = statement.tables.filter((ref): ref is TableRef & { schema: DataSchema } => isDataSchema(ref.schema));
     const needsInformationSchema = statement.tables.some((ref) => ref.schema === INFORMATION_SCHEMA);
-    const schema = await this.executor.appSchema();
-    // information_schema lists every readable table, which includes every table the statement names.
-    const slugsOf = (name: DataSchema) => (needsInformationSchema ? (this.readableSchemas(caller).includes(name) ? null : []) : dataRefs.filter((ref) => ref.schema === name).map((ref) => ref.name));
-    const lookup = dataRefs.length > 0 || needsInformationSchema ? catalogLookup(caller.workspaceId, schema, { objects: slugsOf('objects'), lists: slugsOf('lists'), activities: slugsOf('activities') }) : null;
+    const [schema, named, readable] = await Promise.all([
+      this.executor.appSchema(),
+      this.catalog.tablesNamed(caller.workspaceId, dataRefs),
+      needsInformationSchema ? this.readableTables(caller) : [],
+    ]);
+    const byKey = new Map(named.map((table) => [tableKey(table), table]));
+    for (const ref of dataRefs) {
+      if (!byKey.has(tableKey(ref))) throw new SqlStatementError(`Table "${displayTable(ref)}" does not exist.`);
+    }
 
-    return this.executor.run(caller.workspaceId, lookup?.text ?? null, (rows) => {
-      const found = lookup ? lookup.tables(rows) : [];
-      const byKey = new Map(found.map((table) => [tableKey(table), table]));
-      for (const ref of dataRefs) {
-        if (!byKey.has(tableKey(ref))) throw new SqlStatementError(`Table "${displayTable(ref)}" does not exist.`);
-      }
-      const readable = needsInformationSchema ? found : [];
-      const params = new SqlParams(caller.workspaceId);
-      const displayNames = new Map<string, string>(statement.cteNames);
-      const relations: string[] = [];
-      const { columnUse } = statement;
-      statement.occurrences.forEach((occurrence, index) => {
-        const name = `${GENERATED_PREFIX}t${index + 1}`;
-        const { ref } = occurrence;
-        displayNames.set(name, displayTable(ref));
-        const fixed = fixedRelation(ref.schema, ref.name);
-        const body =
-          ref.schema === INFORMATION_SCHEMA
-            ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, params)
-            : fixed
-              ? fixed.sql((table) => `${quoteIdent(schema)}.${quoteIdent(table)}`)
-              : tableRelationSql(byKey.get(tableKey(ref))!, params, schema, { columns: columnUse.all ? null : columnUse.names, filters: occurrence.filters });
-        relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
-      });
-      const text = statement.render((index) => `${GENERATED_PREFIX}t${index + 1}`);
-      return { relations, statement: text, params: params.values, names: displayNames };
-    }, { fixedJoinOrder: !statement.hasJoins });
+    const literals = new SqlLiterals(caller.workspaceId);
+    const displayNames = new Map<string, string>(statement.cteNames);
+    const relations: string[] = [];
+    const { columnUse } = statement;
+    statement.occurrences.forEach((occurrence, index) => {
+      const name = `${GENERATED_PREFIX}t${index + 1}`;
+      const { ref } = occurrence;
+      displayNames.set(name, displayTable(ref));
+      const fixed = fixedRelation(ref.schema, ref.name);
+      const body =
+        ref.schema === INFORMATION_SCHEMA
+          ? informationSchemaSql(ref.name as 'tables' | 'columns', readable, literals)
+          : fixed
+            ? fixed.sql((table) => `${quoteIdent(schema)}.${quoteIdent(table)}`, literals.workspace)
+            : tableRelationSql(byKey.get(tableKey(ref))!, literals, schema, { columns: columnUse.all ? null : columnUse.names, filters: occurrence.filters });
+      relations.push(`${quoteIdent(name)} AS NOT MATERIALIZED (${body})`);
+    });
+    const text = statement.render((index) => `${GENERATED_PREFIX}t${index + 1}`);
+    return this.executor.run(caller.workspaceId, { relations, statement: text, names: displayNames }, { fixedJoinOrder: !statement.hasJoins });
   }
 
   private readableSchemas(caller: SqlCaller): DataSchema[] {

@@ -17,8 +17,8 @@ export interface FixedRelation {
   readonly name: string;
   readonly scopes: readonly Scope[];
   readonly columns: ReadonlyArray<{ readonly name: string; readonly sqlType: string }>;
-  /** The relation's SELECT over the app schema's tables (`table(name)` quotes one); `$1` is the workspace id. */
-  readonly sql: (table: (name: string) => string) => string;
+  /** The relation's SELECT over the app schema's tables (`table(name)` quotes one), bound to `workspace` (an SQL expression). */
+  readonly sql: (table: (name: string) => string, workspace: string) => string;
 }
 
 const CALL_TRANSCRIPTS: FixedRelation = {
@@ -37,13 +37,13 @@ const CALL_TRANSCRIPTS: FixedRelation = {
     { name: 'speaker_name', sqlType: 'text' },
     { name: 'speaker_email', sqlType: 'text' },
   ],
-  // Every table is bound to $1 on its own; OFFSET 0 fences the statement's conditions out (as for containers).
-  sql: (table) =>
+  // Every table is bound to the workspace on its own; OFFSET 0 fences the statement's conditions out (as for containers).
+  sql: (table, workspace) =>
     `SELECT c.meeting_id, m.title AS meeting_title, s.call_recording_id, c.created_at AS recording_created_at, s.position AS segment_index, s.speech, s.start_time, s.end_time, s.speaker_name, s.speaker_email
        FROM ${table('call_transcript_segments')} s
-       JOIN ${table('call_recordings')} c ON c.workspace_id = $1 AND c.id = s.call_recording_id
-       JOIN ${table('meetings')} m ON m.workspace_id = $1 AND m.id = c.meeting_id
-      WHERE s.workspace_id = $1 OFFSET 0`,
+       JOIN ${table('call_recordings')} c ON c.workspace_id = ${workspace} AND c.id = s.call_recording_id
+       JOIN ${table('meetings')} m ON m.workspace_id = ${workspace} AND m.id = c.meeting_id
+      WHERE s.workspace_id = ${workspace} OFFSET 0`,
 };
 
 export const FIXED_RELATIONS: readonly FixedRelation[] = [CALL_TRANSCRIPTS];

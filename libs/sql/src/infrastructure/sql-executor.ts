@@ -12,13 +12,12 @@ export interface SqlResultColumn {
   readonly type: string;
 }
 
-/** What the executor runs, prepared from the catalogue rows read in the transaction's first round trip. */
+/** What the executor runs: generated relations and the verified statement, their values written in as literals (SqlLiterals). */
 export interface PreparedStatement {
   /** The `WITH` list of generated relations. */
   readonly relations: readonly string[];
   /** The verified user statement. */
   readonly statement: string;
-  readonly params: unknown[];
   /** Generated relation names → the statement's names, to translate database messages. */
   readonly names: ReadonlyMap<string, string>;
 }
@@ -34,6 +33,9 @@ const STATEMENT_ERROR_CLASSES = ['21', '22', '23', '25', '2B', '2F', '38', '39',
 
 /** First key of the two-key advisory locks that count a workspace's running statements (the second is the slot). */
 const SLOT_LOCK_NAMESPACE = 'workbase.sql-slot:';
+
+/** The SQLSTATE our slot check raises when every slot is taken (a code of our own: no PostgreSQL error has it, and a statement cannot raise one). */
+const SLOT_TAKEN = 'WB429';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -108,9 +110,12 @@ export class SqlExecutor implements OnModuleDestroy {
   }
 
   /**
-   * Opens the statement's transaction, runs `lookup` (a self-contained catalogue query, or null)
-   * in that same round trip, lets `prepare` turn its rows into the statement, and runs it.
-   * `prepare` may throw (an unknown table): the transaction is rolled back and the error passes on.
+   * Runs `prepared` in one round trip: a single simple-protocol message opens the READ ONLY
+   * transaction, applies the settings, takes a workspace slot (or raises SLOT_TAKEN, and
+   * PostgreSQL skips the rest of the message), runs the statement and rolls back. Only a failure
+   * costs a second round trip, the ROLLBACK of the transaction it left open. The message carries
+   * no parameters, so every value is a literal (SqlLiterals) and the statement is one verified
+   * SELECT deparsed from its syntax tree: it cannot end the message's statement early.
    *
    * `fixedJoinOrder`: the statement writes no JOIN, so the only explicit joins are the generated
    * relations' own, each a star of LEFT JOINs of value rows on the record's id. Any order of those
@@ -120,12 +125,7 @@ export class SqlExecutor implements OnModuleDestroy {
    * (hash, merge or index probe) and took 1.5–2 ms. A statement with a JOIN of its own keeps the
    * planner's full search, so that its joins are never fixed in the order the user wrote them.
    */
-  async run(
-    workspaceId: string,
-    lookup: string | null,
-    prepare: (lookupRows: readonly unknown[]) => PreparedStatement,
-    { fixedJoinOrder = false }: { fixedJoinOrder?: boolean } = {},
-  ): Promise<SqlResult> {
+  async run(workspaceId: string, prepared: PreparedStatement, { fixedJoinOrder = false }: { fixedJoinOrder?: boolean } = {}): Promise<SqlResult> {
     if (!UUID.test(workspaceId)) throw new Error('workspace id is not a uuid');
     const { poolSize, workspaceConcurrency } = this.config.sql;
     const busyWorkspace = () =>
@@ -143,11 +143,10 @@ export class SqlExecutor implements OnModuleDestroy {
     this.runningFor.set(workspaceId, mine + 1);
     let client: PoolClient | null = null;
     let result: QueryResult<unknown[]>;
-    let names: ReadonlyMap<string, string> = new Map();
-    /** Ends the transaction, then gives the connection and the admission back. */
-    const finish = async (broken?: Error): Promise<void> => {
+    /** Gives the connection and the admission back; `open`: the message failed part-way, so its transaction needs a ROLLBACK. */
+    const finish = async ({ open, broken }: { open: boolean; broken?: Error }): Promise<void> => {
       try {
-        if (client && !broken) await client.query('ROLLBACK');
+        if (client && open && !broken) await client.query('ROLLBACK');
       } catch (error) {
         broken = error as Error;
       } finally {
@@ -160,32 +159,35 @@ export class SqlExecutor implements OnModuleDestroy {
     };
     try {
       client = await this.connections().connect();
-      // One round trip: the timeout is an integer from the validated config and the workspace id a
-      // checked uuid, both safe to inline (a multi-statement simple query takes no parameters); the
-      // lookup quotes its own literals.
-      const opened = (await client.query(
-        `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
+      // The timeout is an integer from the validated config and the workspace id a checked uuid, both safe to inline.
+      const results = (await client.query({
+        text: `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
          SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
                 set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true),
                 set_config('max_parallel_workers_per_gather', '0', true)${fixedJoinOrder ? `, set_config('join_collapse_limit', '1', true)` : ''};
-         SELECT slot FROM pg_catalog.generate_series(1, ${Math.trunc(workspaceConcurrency)}) AS slot
-          WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot) LIMIT 1${lookup ? `;\n${lookup}` : ''}`,
-      )) as unknown as QueryResult[];
-      if (opened[2].rows.length === 0) throw busyWorkspace();
-      const prepared = prepare(lookup ? opened[3].rows : []);
-      names = prepared.names;
-      const text = `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT * FROM (\n${prepared.statement}\n) AS _wb_q WHERE $1::uuid IS NOT NULL LIMIT ${this.maxRows + 1}`;
-      result = await client.query({ text, values: prepared.params, rowMode: 'array', types: resultTypes });
+         DO $wb$BEGIN
+           IF NOT EXISTS (SELECT FROM pg_catalog.generate_series(1, ${Math.trunc(workspaceConcurrency)}) AS slot
+                           WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot)) THEN
+             RAISE EXCEPTION 'no free statement slot' USING ERRCODE = '${SLOT_TAKEN}';
+           END IF;
+         END$wb$;
+         ${wrappedStatement(prepared, this.maxRows)};
+         ROLLBACK`,
+        rowMode: 'array',
+        types: resultTypes,
+      })) as unknown as Array<QueryResult<unknown[]>>;
+      result = results[3];
       await this.learnTypeNames(client, result.fields.map((f) => f.dataTypeID));
     } catch (error) {
       // A connection-level failure (not an error PostgreSQL reported about the statement) retires the connection.
-      await finish(error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error));
-      throw this.translate(error, names);
+      await finish({ open: true, broken: error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error) });
+      if (pgError(error)?.code === SLOT_TAKEN) throw busyWorkspace();
+      throw this.translate(error, prepared.names);
     }
-    // The answer waits for the ROLLBACK that frees the statement's slot: answering first saved a
-    // round trip, but a client sending statements one after another could then find its earlier
-    // ones still holding the workspace's slots and get a 429 it did nothing to earn.
-    await finish();
+    // Answered only once the slot is free (the message's ROLLBACK): answering first would let a
+    // client sending statements one after another find its earlier ones still holding the
+    // workspace's slots and get a 429 it did nothing to earn.
+    await finish({ open: false });
     const columns = uniqueNames(result.fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(result.fields[i].dataTypeID) ?? 'unknown' }));
     const truncated = result.rows.length > this.maxRows;
     const rows = (truncated ? result.rows.slice(0, this.maxRows) : result.rows).map((row) => {
@@ -215,6 +217,11 @@ export class SqlExecutor implements OnModuleDestroy {
     const hint = failure.hint ? ` (${rename(failure.hint)})` : '';
     return new SqlStatementError(`The query failed: ${rename(failure.message)}${hint}`, { sqlstate: failure.code });
   }
+}
+
+/** The statement as sent: its generated relations, then the statement, fetching one row past `maxRows` to tell a cut-off answer. */
+export function wrappedStatement(prepared: PreparedStatement, maxRows: number): string {
+  return `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT * FROM (\n${prepared.statement}\n) AS _wb_q LIMIT ${maxRows + 1}`;
 }
 
 /** Keeps the first of each name; later duplicates become `name_2`, `name_3`, ... */

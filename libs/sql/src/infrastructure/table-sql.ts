@@ -2,18 +2,28 @@ import { quoteIdent } from '../domain/statement-analyzer';
 import type { ColumnFilter, FilterConstant } from '../domain/statement-analyzer';
 import { knownAttributeType, type SqlColumn, type SqlTable } from '../domain/sql-table';
 import { PRIMARY_COLUMN } from '@workbase/attributes';
+import { escapeLiteral } from 'pg';
 
-/** Bound parameters of the generated SQL; `$1` is always the caller's workspace id. */
-export class SqlParams {
-  readonly values: unknown[];
+/**
+ * The values of the generated SQL, written into it as quoted literals with a cast, not bound as
+ * parameters: the executor sends a statement's whole exchange (transaction, settings, slot,
+ * statement, rollback) as one simple-protocol message, which carries no parameters. The meaning
+ * is the same: PostgreSQL converts a quoted literal cast to a type with that type's input function
+ * while it parses the statement, as it converts a bound parameter when the statement is bound:
+ * before any row is read, so a bad value fails the statement and involves no row.
+ */
+export class SqlLiterals {
+  /** The caller's workspace id, the value every generated relation is bound to. */
+  readonly workspace: string;
 
   constructor(workspaceId: string) {
-    this.values = [workspaceId];
+    this.workspace = this.add(workspaceId, 'uuid');
   }
 
-  add(value: unknown, cast: string): string {
-    this.values.push(value);
-    return `$${this.values.length}::${cast}`;
+  /** `value` as a literal of type `cast`; an array becomes an array literal of type `cast` (e.g. `numeric[]`). */
+  add(value: string | readonly string[], cast: string): string {
+    const text = typeof value === 'string' ? value : `{${value.map((element) => `"${element.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+    return `${escapeLiteral(text)}::${cast}`;
   }
 }
 
@@ -30,19 +40,19 @@ export interface RelationOptions {
  * statement can read (`options.columns`, a conservative superset) are generated.
  *
  * A single-valued attribute is a plain LEFT JOIN of its current value row
- * (`workspace_id = $1 AND record_id = r.id AND attribute_id = … AND active_until IS NULL`), so the
+ * (`workspace_id = <workspace> AND record_id = r.id AND attribute_id = … AND active_until IS NULL`), so the
  * planner is free to hash-join whole columns for a scan or probe `record_values_by_record` for a
  * few rows (a small LIMIT). It relies on at most one current value per single-valued attribute,
  * which the record engine keeps under row locks (README: Performance). A multiselect attribute
  * is a correlated aggregate in write order, computed only for the rows the relation emits.
  *
- * Bound to `$1`, the caller's workspace, in every join and subquery. `OFFSET 0` keeps the whole
+ * Bound to the caller's workspace (`literals.workspace`) in every join and subquery. `OFFSET 0` keeps the whole
  * relation an optimisation fence: the statement's own expressions are never pushed below it, so
  * they only ever see this workspace's rows. The one exception is ours: `options.filters` are
  * rebuilt here from a column and constants into a built-in comparison with bound parameters
  * (`pushdownSql`), which cannot fail or have an effect on any row (README: Pushdown).
  */
-export function tableRelationSql(table: SqlTable, params: SqlParams, schema: string, options: RelationOptions = {}): string {
+export function tableRelationSql(table: SqlTable, literals: SqlLiterals, schema: string, options: RelationOptions = {}): string {
   const q = (name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
   const wanted = options.columns ?? null;
   const joins: string[] = [];
@@ -51,15 +61,15 @@ export function tableRelationSql(table: SqlTable, params: SqlParams, schema: str
   for (const column of table.columns) {
     // The record's own columns cost nothing (they are the records row): always there.
     if (wanted && column.source.kind === 'attribute' && !wanted.has(column.name)) continue;
-    const expression = columnSql(column, params, q, joins);
+    const expression = columnSql(column, literals, q, joins);
     expressions.set(column.name, { column, expression });
     columns.push(`${expression} AS ${quoteIdent(column.name)}`);
   }
-  const container = params.add(table.containerId, 'uuid');
-  const conditions = [`r.workspace_id = $1`, `r.container_id = ${container}`];
+  const container = literals.add(table.containerId, 'uuid');
+  const conditions = [`r.workspace_id = ${literals.workspace}`, `r.container_id = ${container}`];
   for (const filter of options.filters ?? []) {
     const target = expressions.get(filter.column);
-    const condition = target ? pushdownSql(target.column, target.expression, filter, params) : null;
+    const condition = target ? pushdownSql(target.column, target.expression, filter, literals) : null;
     if (condition) conditions.push(condition);
   }
   return `SELECT ${columns.join(', ')} FROM ${q('records')} r${joins.map((join) => ` ${join}`).join('')} WHERE ${conditions.join(' AND ')} OFFSET 0`;
@@ -81,47 +91,47 @@ const PUSHABLE_TYPES: Readonly<Record<string, { kinds: ReadonlyArray<FilterConst
 
 /**
  * A condition of the statement rebuilt for the inside of the relation, or null when it does not
- * qualify: `<the column's own expression> <built-in comparison of its type> $n::<its type>`
- * (`= ANY($n::type[])` for IN, `IS [NOT] NULL`), on a single-valued column of a type whose
- * comparisons cannot fail (numeric, text, timestamptz, date, uuid). The constants are bound
- * parameters of the column's type: PostgreSQL converts them when the statement is bound, before
- * any row is read, so a bad constant fails the statement as it would have anyway and involves
- * no row. A constant must be of a kind (number or string literal) and cast (none, or the
+ * qualify: `<the column's own expression> <built-in comparison of its type> '<constant>'::<its type>`
+ * (`= ANY('{…}'::type[])` for IN, `IS [NOT] NULL`), on a single-valued column of a type whose
+ * comparisons cannot fail (numeric, text, timestamptz, date, uuid). The constants are literals
+ * of the column's type (SqlLiterals): PostgreSQL converts them while it parses the statement,
+ * before any row is read, so a bad constant fails the statement as it would have anyway and
+ * involves no row. A constant must be of a kind (number or string literal) and cast (none, or the
  * column's own type) that gives it the same meaning as in the statement.
  */
-export function pushdownSql(column: SqlColumn, expression: string, filter: ColumnFilter, params: SqlParams): string | null {
+export function pushdownSql(column: SqlColumn, expression: string, filter: ColumnFilter, literals: SqlLiterals): string | null {
   if (column.isMultiselect || column.source.kind === 'constant') return null;
   if (filter.op === 'is null' || filter.op === 'is not null') return `${expression} ${filter.op === 'is null' ? 'IS NULL' : 'IS NOT NULL'}`;
   const type = PUSHABLE_TYPES[column.sqlType];
   if (!type) return null;
   const fits = (value: FilterConstant) => type.kinds.includes(value.kind) && (value.castTo === undefined || type.casts.includes(value.castTo));
   if (filter.values.length === 0 || !filter.values.every(fits)) return null;
-  if (filter.op === 'in') return `${expression} = ANY (${params.add(filter.values.map((value) => value.text), `${column.sqlType}[]`)})`;
-  return `${expression} ${filter.op} ${params.add(filter.values[0].text, column.sqlType)}`;
+  if (filter.op === 'in') return `${expression} = ANY (${literals.add(filter.values.map((value) => value.text), `${column.sqlType}[]`)})`;
+  return `${expression} ${filter.op} ${literals.add(filter.values[0].text, column.sqlType)}`;
 }
 
 /** The column's expression over `r`; a single-valued attribute adds its LEFT JOIN(s) to `joins`. */
-function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => string, joins: string[]): string {
+function columnSql(column: SqlColumn, literals: SqlLiterals, q: (name: string) => string, joins: string[]): string {
   const source = column.source;
   switch (source.kind) {
     case 'record':
       return `r.${source.field}`;
     case 'constant':
-      return params.add(source.value, 'text');
+      return literals.add(source.value, 'text');
     case 'attribute': {
-      const attribute = params.add(source.attributeId, 'uuid');
+      const attribute = literals.add(source.attributeId, 'uuid');
       if (!source.multi) {
         const n = joins.length + 1;
         const v = `a${n}`;
-        const { expression, lookup, indexed } = valueSql(source.attributeType, v, `o${n}`, q);
+        const { expression, lookup, indexed } = valueSql(source.attributeType, v, `o${n}`, q, literals.workspace);
         // `<column> IS NOT NULL` matches the partial value indexes, so a sparse attribute is read through its index.
         const present = indexed ? ` AND ${v}.${indexed} IS NOT NULL` : '';
-        joins.push(`LEFT JOIN ${q('record_values')} ${v} ON ${v}.workspace_id = $1 AND ${v}.record_id = r.id AND ${v}.attribute_id = ${attribute} AND ${v}.active_until IS NULL${present}${lookup ? ` ${lookup}` : ''}`);
+        joins.push(`LEFT JOIN ${q('record_values')} ${v} ON ${v}.workspace_id = ${literals.workspace} AND ${v}.record_id = r.id AND ${v}.attribute_id = ${attribute} AND ${v}.active_until IS NULL${present}${lookup ? ` ${lookup}` : ''}`);
         return expression;
       }
-      const { expression, lookup, indexed } = valueSql(source.attributeType, 'v', 'o', q);
+      const { expression, lookup, indexed } = valueSql(source.attributeType, 'v', 'o', q, literals.workspace);
       const present = indexed ? ` AND v.${indexed} IS NOT NULL` : '';
-      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = $1 AND v.record_id = r.id AND v.attribute_id = ${attribute} AND v.active_until IS NULL${present}`;
+      const from = `FROM ${q('record_values')} v${lookup ? ` ${lookup}` : ''} WHERE v.workspace_id = ${literals.workspace} AND v.record_id = r.id AND v.attribute_id = ${attribute} AND v.active_until IS NULL${present}`;
       if (column.sqlType === 'jsonb') return `COALESCE((SELECT jsonb_agg(${expression} ORDER BY v.id) ${from}), '[]'::jsonb)`;
       return `COALESCE((SELECT array_agg(${expression} ORDER BY v.id) ${from}), '{}'::${column.sqlType})`;
     }
@@ -134,13 +144,13 @@ function columnSql(column: SqlColumn, params: SqlParams, q: (name: string) => st
  * where the value is the type's primary column (PRIMARY_COLUMN of libs/attributes), that column:
  * every current value of the type has it, and the partial index on it holds exactly those values.
  */
-function valueSql(attributeType: string, v: string, o: string, q: (name: string) => string): { expression: string; lookup?: string; indexed?: string } {
+function valueSql(attributeType: string, v: string, o: string, q: (name: string) => string, workspace: string): { expression: string; lookup?: string; indexed?: string } {
   const type = knownAttributeType(attributeType);
   switch (type) {
     case 'select':
-      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('select_options')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: PRIMARY_COLUMN[type] };
+      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('select_options')} ${o} ON ${o}.workspace_id = ${workspace} AND ${o}.id = ${v}.value_ref`, indexed: PRIMARY_COLUMN[type] };
     case 'status':
-      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('statuses')} ${o} ON ${o}.workspace_id = $1 AND ${o}.id = ${v}.value_ref`, indexed: PRIMARY_COLUMN[type] };
+      return { expression: `${o}.title`, lookup: `LEFT JOIN ${q('statuses')} ${o} ON ${o}.workspace_id = ${workspace} AND ${o}.id = ${v}.value_ref`, indexed: PRIMARY_COLUMN[type] };
     case 'actor-reference':
       // NULL, not {"type": null, "id": null}, when the LEFT JOIN found no value.
       return { expression: `CASE WHEN ${v}.id IS NOT NULL THEN jsonb_build_object('type', ${v}.value_ref_type, 'id', ${v}.value_ref) END` };
@@ -155,10 +165,10 @@ function valueSql(attributeType: string, v: string, o: string, q: (name: string)
 }
 
 /** `information_schema.tables` / `.columns` over the caller's readable tables, from one JSON parameter. */
-export function informationSchemaSql(name: 'tables' | 'columns', tables: readonly SqlTable[], params: SqlParams): string {
+export function informationSchemaSql(name: 'tables' | 'columns', tables: readonly SqlTable[], literals: SqlLiterals): string {
   if (name === 'tables') {
     const rows = tables.map((t) => ({ table_schema: t.schema, table_name: t.name, table_type: 'BASE TABLE', title: t.title }));
-    return `SELECT * FROM jsonb_to_recordset(${params.add(JSON.stringify(rows), 'jsonb')}) AS x(table_schema text, table_name text, table_type text, title text) OFFSET 0`;
+    return `SELECT * FROM jsonb_to_recordset(${literals.add(JSON.stringify(rows), 'jsonb')}) AS x(table_schema text, table_name text, table_type text, title text) OFFSET 0`;
   }
   const rows = tables.flatMap((t) =>
     t.columns.map((c, index) => ({
@@ -172,5 +182,5 @@ export function informationSchemaSql(name: 'tables' | 'columns', tables: readonl
       is_nullable: c.source.kind === 'attribute' ? 'YES' : 'NO',
     })),
   );
-  return `SELECT * FROM jsonb_to_recordset(${params.add(JSON.stringify(rows), 'jsonb')}) AS x(table_schema text, table_name text, column_name text, ordinal_position integer, data_type text, attribute_type text, is_multiselect boolean, is_nullable text) OFFSET 0`;
+  return `SELECT * FROM jsonb_to_recordset(${literals.add(JSON.stringify(rows), 'jsonb')}) AS x(table_schema text, table_name text, column_name text, ordinal_position integer, data_type text, attribute_type text, is_multiselect boolean, is_nullable text) OFFSET 0`;
 }
