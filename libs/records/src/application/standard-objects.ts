@@ -25,6 +25,14 @@ export interface StandardObject {
 }
 
 const social = (slug: string, title: string): StandardAttribute => ({ slug, title, type: 'text' });
+/** The social profile attributes of people and companies, in display order. */
+const socialProfiles = [
+  social('angellist', 'AngelList'),
+  social('facebook', 'Facebook'),
+  social('instagram', 'Instagram'),
+  social('linkedin', 'LinkedIn'),
+  social('twitter', 'Twitter'),
+];
 const interaction = (slug: string, title: string): StandardAttribute => ({ slug, title, type: 'interaction', writable: false });
 const interactions = [
   interaction('first_email_interaction', 'First email interaction'),
@@ -51,11 +59,7 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
       { slug: 'job_title', title: 'Job title', type: 'text' },
       { slug: 'phone_numbers', title: 'Phone numbers', type: 'phone-number', multi: true },
       { slug: 'primary_location', title: 'Primary location', type: 'location' },
-      social('angellist', 'AngelList'),
-      social('facebook', 'Facebook'),
-      social('instagram', 'Instagram'),
-      social('linkedin', 'LinkedIn'),
-      social('twitter', 'Twitter'),
+      ...socialProfiles,
       { slug: 'associated_deals', title: 'Associated deals', type: 'record-reference', multi: true, references: { object: 'deals', reverse: 'associated_people' } },
       { slug: 'associated_users', title: 'Associated users', type: 'record-reference', multi: true, references: { object: 'users', reverse: 'person' } },
       ...interactions,
@@ -78,11 +82,7 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
         options: ['B2B', 'B2C', 'E-commerce', 'Enterprise', 'Financial Services', 'Healthcare', 'Marketplace', 'SaaS', 'Software', 'Technology'],
       },
       { slug: 'primary_location', title: 'Primary location', type: 'location' },
-      social('angellist', 'AngelList'),
-      social('facebook', 'Facebook'),
-      social('instagram', 'Instagram'),
-      social('linkedin', 'LinkedIn'),
-      social('twitter', 'Twitter'),
+      ...socialProfiles,
       { slug: 'estimated_arr_usd', title: 'Estimated ARR', type: 'select', options: ['$0-$1M', '$1M-$10M', '$10M-$50M', '$50M-$100M', '$100M-$250M', '$250M-$500M', '$500M-$1B', '$1B+'] },
       { slug: 'employee_range', title: 'Employee range', type: 'select', options: ['1-10', '11-50', '51-250', '251-1K', '1K-5K', '5K-10K', '10K-50K', '50K-100K', '100K+'] },
       { slug: 'funding_raised_usd', title: 'Funding raised', type: 'currency', currency: 'USD' },
