@@ -1,4 +1,4 @@
-import { type Actor, ValidationError } from '@workbase/shared/kernel';
+import { type Actor, readOffsetInstant, ValidationError } from '@workbase/shared/kernel';
 
 /** What a thread hangs off: a record of an object, or an entry of a list (whose parent record is kept too). */
 export interface ThreadSubject {
@@ -41,17 +41,12 @@ export function checkCommentContent(content: string): string {
   return normalised;
 }
 
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
 /** A backdated `created_at`: ISO 8601 with an offset, not before 1970, not in the future. */
 export function parseCommentCreatedAt(value: string, now = Date.now()): Date {
   const invalid = (why: string) => new ValidationError(`data.created_at: ${why}`, { field: 'data.created_at' });
-  const match = INSTANT.exec(value);
-  if (!match) throw invalid(`"${value}" is not an ISO 8601 timestamp with a time zone offset.`);
-  const [y, mo, d, h, mi, s] = [match[1], match[2], match[3], match[4], match[5], match[6] ?? '0'].map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  const at = new Date(value.replace(/(\.\d{3})\d+/, '$1'));
-  if (Number.isNaN(at.getTime()) || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) throw invalid(`"${value}" is not a valid date and time.`);
+  const at = readOffsetInstant(value);
+  if (at === 'malformed') throw invalid(`"${value}" is not an ISO 8601 timestamp with a time zone offset.`);
+  if (at === 'impossible') throw invalid(`"${value}" is not a valid date and time.`);
   if (at.getTime() < 0) throw invalid('must not be before 1970-01-01T00:00:00Z.');
   if (at.getTime() > now) throw invalid('must not be in the future.');
   return at;

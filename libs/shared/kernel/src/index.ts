@@ -8,3 +8,4 @@ export * from './clock';
 export * from './ids';
 export * from './secret-box';
 export * from './nesting';
+export * from './instant';

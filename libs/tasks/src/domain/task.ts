@@ -1,4 +1,4 @@
-import { type Actor, ValidationError } from '@workbase/shared/kernel';
+import { type Actor, readOffsetInstant, ValidationError } from '@workbase/shared/kernel';
 
 /** The most characters a task's content may have (reference API). */
 export const TASK_CONTENT_MAX_LENGTH = 2000;
@@ -33,16 +33,9 @@ export function checkTaskContent(content: string): string {
   return normalised;
 }
 
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
 /** An ISO 8601 instant with a zone offset (`2026-03-01T17:00:00Z`), or a 400 naming the field. */
 export function parseDeadline(field: string, value: string): Date {
-  const invalid = () => new ValidationError(`${field}: "${value}" is not an ISO 8601 timestamp with a time zone offset.`, { field });
-  const match = INSTANT.exec(value);
-  if (!match) throw invalid();
-  const [y, mo, d, h, mi, s] = [match[1], match[2], match[3], match[4], match[5], match[6] ?? '0'].map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  const at = new Date(value.replace(/(\.\d{3})\d+/, '$1'));
-  if (Number.isNaN(at.getTime()) || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) throw invalid();
+  const at = readOffsetInstant(value);
+  if (!(at instanceof Date)) throw new ValidationError(`${field}: "${value}" is not an ISO 8601 timestamp with a time zone offset.`, { field });
   return at;
 }
