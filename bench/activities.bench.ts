@@ -26,6 +26,7 @@
  *   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16 BENCH_EXTRA=50000 BENCH_QUERIES=50   (the defaults)
  *   BENCH_DURATION=2 BENCH_WARMUP=1 BENCH_ROUNDS=1 BENCH_EXTRA=300 BENCH_QUERIES=5 npm run bench:activities   (smoke run)
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:activities (the service under --cpu-prof; top self-time entries printed)
+ *   BENCH_BARE_CACHED_GRANT=1 npm run bench:activities (the bare side keeps each token's grant after its first lookup)
  *
  * Nothing is appended to bench/RESULTS.md: the tables there are copied from this output.
  */
@@ -43,6 +44,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const EXTRA = Number(process.env.BENCH_EXTRA ?? 50000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 50);
+/** BENCH_BARE_CACHED_GRANT=1: the bare side looks each token up once and keeps the answer, as the service's grant cache does (one statement less per create). */
+const CACHED_GRANT = Boolean(process.env.BENCH_BARE_CACHED_GRANT);
 const SLUG = 'bench_calls';
 const DAY0 = Date.UTC(2026, 0, 1);
 
@@ -95,12 +98,19 @@ async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promis
 
 /** The hand-written baseline: the token, then the service's transaction, and the same JSON. */
 function bareServer(pool: Pool, query: QueryIds): express.Express {
+  const grants = new Map<string, Awaited<ReturnType<typeof bareGrant>>>();
+  const grantOf = async (authorization: string | undefined) => {
+    if (!CACHED_GRANT) return bareGrant(pool, authorization, WRITE_SCOPES);
+    const known = grants.get(authorization ?? '') ?? (await bareGrant(pool, authorization, WRITE_SCOPES));
+    grants.set(authorization ?? '', known);
+    return known;
+  };
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(express.json());
   app.post('/v2/activities/:activity/records', async (req, res) => {
-    const grant = await bareGrant(pool, req.headers.authorization, WRITE_SCOPES);
+    const grant = await grantOf(req.headers.authorization);
     if (typeof grant === 'number') return void res.status(grant).json({ status_code: grant });
     const v = (req.body as { data: { values: typeof VALUES } }).data.values;
     const actor = { type: 'api-token', id: grant.tokenId };
@@ -198,7 +208,7 @@ runPairBench({ database: 'workbase_bench_activities', settings: { shared_buffers
 
   const sides = [
     { name: 'Workbase (default configuration)', url: `${service.baseUrl}${route}` },
-    { name: 'bare express + pg', url: `${bareUrl}${route}` },
+    { name: `bare express + pg (${CACHED_GRANT ? 'grant cached' : 'token looked up every request'})`, url: `${bareUrl}${route}` },
   ] as const;
   const result = await runPairRounds(service, sides, { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, rounds: ROUNDS, request: { method: 'POST', body } });
   await reportPair(
