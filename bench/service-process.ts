@@ -6,7 +6,9 @@
  * By default the child compiles the TypeScript sources on the fly (@swc-node/register, as every
  * bench does). BENCH_SERVICE_COMPILED=1 runs it as `npm start` runs the service instead: plain
  * JavaScript emitted by tsc, with tsconfig-paths (run `npx tsc -p tsconfig.json` first: it emits
- * apps, libs and bench into dist/), which is what an RSS measurement should see.
+ * apps, libs and bench into dist/), with the node flags `npm start` passes (package.json's start
+ * script), which is what an RSS measurement should see. BENCH_SERVICE_NODE_FLAGS adds node/V8
+ * flags to the child after those (space-separated, e.g. `--heap-growing-percent=100`; V8 takes the last).
  */
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -43,7 +45,8 @@ export function startServiceProcess(url: string, env: Readonly<Record<string, st
   const compiled = Boolean(process.env.BENCH_SERVICE_COMPILED);
   const entry = compiled ? path.join(root, 'dist/bench/service-process.js') : __filename;
   if (compiled && !existsSync(entry)) throw new Error(`${entry} is missing: run \`npx tsc -p tsconfig.json\` first (BENCH_SERVICE_COMPILED)`);
-  const execArgv = [...(compiled ? ['-r', 'tsconfig-paths/register'] : ['-r', '@swc-node/register']), ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [])];
+  const flags = [...(compiled ? startFlags(root) : []), ...(process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const execArgv = [...flags, ...(compiled ? ['-r', 'tsconfig-paths/register'] : ['-r', '@swc-node/register']), ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [])];
   const childEnv = { ...process.env, BENCH_SERVICE_URL: url, BENCH_SERVICE_ENV: JSON.stringify(env), ...(compiled ? { TS_NODE_BASEURL: path.join(root, 'dist') } : {}) };
   const child = fork(entry, [], { cwd: root, execArgv, env: childEnv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -68,6 +71,12 @@ export function startServiceProcess(url: string, env: Readonly<Record<string, st
       });
     });
   });
+}
+
+/** The node flags of `npm start` (package.json's start script, e.g. `--heap-growing-percent=50`): a compiled child runs with them, as users start the service. */
+function startFlags(root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return scripts.start.split(/\s+/).filter((word) => /^--[a-z-]+(=\S+)?$/.test(word));
 }
 
 /** The child's side: start, report, close on the parent's word (or when the parent goes). */
