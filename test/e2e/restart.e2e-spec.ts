@@ -1,34 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { isAlive, makeDataDir, postmasterPid, removeDataDir, untilDead } from '../support/data-dir';
 import { freePort, killService, type ServiceProcess, spawnService, untilReady } from '../support/processes';
 import { FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
-
-function postmasterPid(dataDir: string): number | null {
-  const file = path.join(dataDir, 'pg', 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : null;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function untilDead(pid: number): Promise<void> {
-  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-/** Stops a postmaster its killed owner left running in `dataDir`, if any. */
-async function stopOrphanedPostmaster(dataDir: string): Promise<void> {
-  const orphan = postmasterPid(dataDir);
-  if (orphan && isAlive(orphan)) process.kill(orphan, 'SIGINT');
-  if (orphan) await untilDead(orphan);
-}
 
 describe('the server and the worker on their embedded database', () => {
   let dataDir: string;
@@ -53,8 +28,7 @@ describe('the server and the worker on their embedded database', () => {
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'workbase-restart-'));
-    chmodSync(dataDir, 0o755);
+    dataDir = makeDataDir('restart');
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     env = {
@@ -73,8 +47,7 @@ describe('the server and the worker on their embedded database', () => {
     for (const service of running) await killService(service);
     bystander?.kill('SIGKILL');
     await rx?.close();
-    await stopOrphanedPostmaster(dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   });
 
   let token: string;
@@ -218,8 +191,7 @@ describe('the server and the worker on their embedded database', () => {
   }, 420_000);
 
   it('an API and a worker started together on a fresh DATA_DIR both start: one initialises and starts the cluster, the other joins it', async () => {
-    const freshDir = mkdtempSync(path.join(tmpdir(), 'workbase-fresh-'));
-    chmodSync(freshDir, 0o755);
+    const freshDir = makeDataDir('fresh');
     const freshEnv = { ...env, DATA_DIR: freshDir, PORT: String(await freePort()) };
     const both = (['api', 'worker'] as const).map((kind) => spawnService(kind, freshEnv));
     running.push(...both);
@@ -231,8 +203,7 @@ describe('the server and the worker on their embedded database', () => {
       expect(readdirSync(freshDir).filter((name) => name.startsWith('pg.initialising'))).toEqual([]);
     } finally {
       for (const service of both) await killService(service);
-      await stopOrphanedPostmaster(freshDir);
-      rmSync(freshDir, { recursive: true, force: true });
+      await removeDataDir(freshDir);
     }
   }, 240_000);
 

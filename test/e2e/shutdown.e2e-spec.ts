@@ -1,7 +1,5 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { makeDataDir, postmasterPid, removeDataDir } from '../support/data-dir';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
 import { FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
 
@@ -34,21 +32,12 @@ describe('graceful shutdown under load (SIGTERM to the process group)', () => {
   let rx: Receiver | undefined;
 
   beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'workbase-shutdown-'));
-    chmodSync(dataDir, 0o755);
+    dataDir = makeDataDir('shutdown');
   });
   afterAll(async () => {
     await killService(server);
     await rx?.close();
-    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
-    if (existsSync(pidFile)) {
-      try {
-        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
-      } catch {
-        // gone
-      }
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   });
 
   it('answers readiness 503 first, finishes accepted requests, loses no acknowledged write, delivers every event, and exits within 10 s', async () => {
@@ -141,7 +130,7 @@ describe('graceful shutdown under load (SIGTERM to the process group)', () => {
     expect(afterSignal.slice(first503, firstRefused).every((probe) => probe.status === 503)).toBe(true);
     expect(server.output()).toMatch(/"msg":"stopped"/);
     // The embedded cluster stopped cleanly: no postmaster left, its pid file removed by PostgreSQL itself.
-    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    expect(postmasterPid(dataDir)).toBeNull();
 
     // Started again: every acknowledged write is there, and every one's event reaches the receiver.
     server = await startService('api', env);

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { makeDataDir, removeDataDir } from '../support/data-dir';
 import { freePort } from '../support/processes';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -38,20 +37,9 @@ describe('npm start in a terminal', () => {
   let dataDir: string;
 
   beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'workbase-logs-'));
-    chmodSync(dataDir, 0o755);
+    dataDir = makeDataDir('logs');
   });
-  afterAll(() => {
-    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
-    if (existsSync(pidFile)) {
-      try {
-        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
-      } catch {
-        // already gone
-      }
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => removeDataDir(dataDir));
 
   it('prints a short readable start: progress of first-start work, the token once, the address, the docs and the database; no route table, no JSON', async () => {
     const port = await freePort();
