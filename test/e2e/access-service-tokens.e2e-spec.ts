@@ -1,12 +1,7 @@
 import { MemberProvisioning } from '@workbase/access';
 import { ALL_SCOPES, SCOPES } from '@workbase/shared/kernel';
+import { type Body, GROUP, PATCH, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-
-type Body = Record<string, unknown>;
 
 /**
  * Issue 16.1 and 20.1: workspace API tokens are service credentials of the workspace that no member

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { MemberProvisioning } from '@workbase/access';
+import { ENTERPRISE, GROUP, LIST, PATCH, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const AD_GROUP = 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
 /**
  * Microsoft Entra ID's validator sequence (scimvalidator.microsoft.com with "default attributes"

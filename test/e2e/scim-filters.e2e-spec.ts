@@ -1,12 +1,7 @@
 import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
+import { ERROR, GROUP, PATCH, SEARCH, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /**
  * The SCIM filter language (RFC 7644 §3.4.2.2) end to end: each expression goes over HTTP, is

@@ -1,12 +1,7 @@
 import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
+import { ERROR, GROUP, LIST, PATCH, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences', () => {
   let t: TestApp;

@@ -2,14 +2,8 @@ import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../apps/cli/src/commands';
+import { type Body, expectScimError, GROUP, PATCH, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
-type Body = Record<string, unknown>;
 
 /**
  * SCIM Users and Groups as the spec's state table, PATCH body table and group rules describe them:
@@ -22,11 +16,6 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
   let token: string;
 
   const h = () => ({ Authorization: `Bearer ${token}` });
-  const expectScimError = (res: { status: number; body: Body; headers: Record<string, string> }, status: number, scimType?: string) => {
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
-    expect(res.body).toEqual({ schemas: [ERROR], status: String(status), detail: expect.stringMatching(/\S/), ...(scimType ? { scimType } : {}) });
-  };
   const createUser = async (userName: string, extra: Body = {}) =>
     (await t.http().post('/scim/v2/Users').set(h()).send({ schemas: [USER], userName, ...extra }).expect(201)).body as Body & { id: string };
   const getUser = (id: string) => t.http().get(`/scim/v2/Users/${id}`).set(h());

@@ -1,9 +1,6 @@
 import { CreateWorkspaceUseCase, MemberProvisioning } from '@workbase/access';
+import { ERROR, LIST, USER } from '../support/scim';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /**
  * Okta's "SCIM 2.0 SPEC Test" (Runscope suite, Okta-SCIM-20-SPEC-Test.json), its 12 steps in order

@@ -2,16 +2,9 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { RevokeTokenUseCase } from '@workbase/access';
 import { Public } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
+import { type Body, expectScimError, GROUP, LIST, PATCH, SCHEMA, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-const SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Schema';
-
-type Body = Record<string, unknown>;
 type Res = { status: number; body: Body; headers: Record<string, string>; text: string };
 
 /** A bug under /scim/: an error nobody mapped, carrying internals that must not leak. */
@@ -26,12 +19,6 @@ class ScimFailingProbeController {
 
 @Module({ controllers: [ScimFailingProbeController] })
 class ScimFailingProbeModule {}
-
-const expectScimError = (res: Res, status: number, scimType?: string) => {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
-  expect(res.body).toEqual({ schemas: [ERROR], status: String(status), detail: expect.stringMatching(/\S/), ...(scimType ? { scimType } : {}) });
-};
 
 /** Walks a JSON value and returns the paths of every null in it. */
 const nullsIn = (value: unknown, path = '$'): string[] =>

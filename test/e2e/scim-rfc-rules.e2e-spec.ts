@@ -1,14 +1,7 @@
 import { MemberProvisioning } from '@workbase/access';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { type Body, ENTERPRISE, expectScimError, GROUP, PATCH, USER } from '../support/scim';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
-type Body = Record<string, unknown>;
 
 /** The RFC 7643/7644 rules of issue 16, one by one. */
 describe('SCIM RFC rules', () => {
@@ -25,11 +18,6 @@ describe('SCIM RFC rules', () => {
   afterAll(() => t.close());
 
   const h = () => ({ Authorization: `Bearer ${token}` });
-  const expectScimError = (res: { status: number; body: Body; headers: Record<string, string> }, status: number, scimType?: string) => {
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
-    expect(res.body).toEqual({ schemas: [ERROR], status: String(status), detail: expect.stringMatching(/\S/), ...(scimType ? { scimType } : {}) });
-  };
   let counter = 0;
   const createUser = async (extra: Body = {}) => {
     const userName = `rfc.user.${++counter}@rfc.example`;
