@@ -31,10 +31,13 @@
  * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
  *   BENCH_RECORDS=2000 BENCH_ROUNDS=3 BENCH_NO_WRITE=1 npm run bench:sql
  * One shape, e.g. under a CPU profile: BENCH_SHAPES=LIMIT BENCH_ADMISSION=0 (names contain the word).
+ * BENCH_EXPLAIN=1 also prints EXPLAIN (ANALYZE, BUFFERS) of both sides of each shape (the endpoint's
+ * text as it ran, with its join-order setting), before timing.
  */
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
+import { SqlExecutor, wrappedStatement } from '../libs/sql/src/infrastructure/sql-executor';
 import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, runBench } from './support';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -42,6 +45,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ADMISSION = process.env.BENCH_ADMISSION !== '0';
 /** Only the shapes whose name contains one of these comma-separated words (all shapes when unset). */
 const SHAPES = process.env.BENCH_SHAPES?.split(',').filter(Boolean) ?? null;
+const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const PEOPLE = 1_000;
 const DAY0 = Date.UTC(2026, 0, 1);
 /** The endpoint's statement timeout in the bench: short, for the admission flood; raise it for 1M records. */
@@ -192,6 +196,7 @@ async function run(bench: BenchEnvironment, pool: Pool) {
     if (shape.unordered) await checkSameRecords(endpoint, hand, shape, byHand);
     else if (JSON.stringify(endpoint) !== JSON.stringify(hand)) throw new Error(`answers differ for "${shape.name}": ${JSON.stringify(endpoint).slice(0, 500)} vs ${JSON.stringify(hand).slice(0, 500)}`);
     if (endpoint.length === 0) throw new Error(`no rows for "${shape.name}"`);
+    if (EXPLAIN) await explainBoth(bench, pool, shape);
     const a = await time(() => viaEndpoint(shape.sql));
     const b = await time(() => byHand(shape.hand));
     const line = `| ${shape.name} | ${a.median.toFixed(1)} / ${a.p95.toFixed(1)} | ${b.median.toFixed(1)} / ${b.p95.toFixed(1)} | ${(a.median / b.median).toFixed(2)}× |`;
@@ -201,6 +206,37 @@ async function run(bench: BenchEnvironment, pool: Pool) {
   if (ADMISSION) lines.push(...(await admission(bench, main)));
   console.log(lines.join('\n'));
   appendResults(lines);
+}
+
+/** Prints the plans of both sides of `shape`: the endpoint's statement as its executor sends it, and the hand-written one. */
+async function explainBoth(bench: BenchEnvironment, pool: Pool, shape: { name: string; sql: string; hand: { text: string; values: unknown[] } }) {
+  const executor = bench.app.get(SqlExecutor);
+  const run = executor.run.bind(executor);
+  let sent: { text: string; fixedJoinOrder: boolean } | null = null;
+  executor.run = (workspaceId, prepared, options) => {
+    sent = { text: wrappedStatement(prepared, executor.maxRows), fixedJoinOrder: options?.fixedJoinOrder ?? false };
+    return run(workspaceId, prepared, options);
+  };
+  try {
+    const main = bench as BenchWorkspace;
+    await jsonClient(bench.baseUrl, main.token)('POST', '/v2/sql', { sql: shape.sql });
+  } finally {
+    executor.run = run;
+  }
+  const plan = async (text: string, values: unknown[], settings: string) => {
+    const client = await pool.connect();
+    try {
+      await client.query(`BEGIN; SET LOCAL max_parallel_workers_per_gather = 0; ${settings}`);
+      return (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values)).rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  };
+  const endpoint = sent as { text: string; fixedJoinOrder: boolean } | null;
+  if (!endpoint) throw new Error(`"${shape.name}": the endpoint ran nothing`);
+  console.log(`--- ${shape.name}: endpoint${endpoint.fixedJoinOrder ? ' (join_collapse_limit = 1)' : ''}\n${await plan(endpoint.text, [], endpoint.fixedJoinOrder ? 'SET LOCAL join_collapse_limit = 1' : '')}`);
+  console.log(`--- ${shape.name}: hand-written\n${await plan(shape.hand.text, shape.hand.values, '')}`);
 }
 
 /** Un-ordered LIMIT: as many rows, each equal to the hand-written row of the same record. */

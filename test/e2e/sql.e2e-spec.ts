@@ -333,7 +333,7 @@ describe('SQL endpoint', () => {
     });
   });
 
-  it('sends a statement in one round trip on the endpoint\'s connection; a failing one adds only its ROLLBACK', async () => {
+  it('sends a statement in one round trip on the endpoint\'s connection, prepared once per connection; a failing one adds only its ROLLBACK', async () => {
     await rows('SELECT count(*) AS n FROM activities.acme_calls'); // the catalogue and the grant are cached now
     const sent: string[] = [];
     const original = Client.prototype.query;
@@ -343,13 +343,44 @@ describe('SQL endpoint', () => {
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as never);
     try {
-      expect(await rows('SELECT count(*) AS n FROM activities.acme_calls WHERE direction = \'Inbound\'')).toHaveLength(1);
+      const inbound = "SELECT count(*) AS n FROM activities.acme_calls WHERE direction = 'Inbound'";
+      const answer = await rows(inbound);
+      expect(answer).toHaveLength(1);
       expect(sent).toHaveLength(1);
-      expect(sent[0]).toMatch(/^BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;[^]*pg_try_advisory_xact_lock[^]*'Inbound'::text[^]*;\s*ROLLBACK$/);
+      expect(sent[0]).toMatch(/^BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;[^]*pg_try_advisory_xact_lock[^]*;\nPREPARE (wb_statement_\d+) AS [^]*'Inbound'::text[^]*;\nEXECUTE \1;\nROLLBACK$/);
+      // Sent again until every connection of the endpoint's pool has met it: later ones only execute it, with the same answer.
+      const executed: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        sent.length = 0;
+        expect(await rows(inbound)).toEqual(answer);
+        expect(sent).toHaveLength(1);
+        if (!sent[0].includes('PREPARE')) executed.push(sent[0]);
+      }
+      expect(executed.length).toBeGreaterThan(0);
+      for (const message of executed) expect(message).toMatch(/;\nEXECUTE wb_statement_\d+;\nROLLBACK$/);
+
       sent.length = 0;
       await sql('SELECT 1 / 0').expect(400);
       expect(sent).toHaveLength(2);
-      expect(sent[1]).toBe('ROLLBACK');
+      expect(sent[1]).toBe('ROLLBACK; DEALLOCATE ALL');
+      // The connection forgot what it had prepared, and prepares again.
+      sent.length = 0;
+      for (let i = 0; i < 8; i++) expect(await rows(inbound)).toEqual(answer);
+
+      // A connection keeps at most 64: sent one after another (so on the pool's most recently freed
+      // connection), the 65th distinct statement deallocates the least recently run one.
+      sent.length = 0;
+      for (let i = 1; i <= 70; i++) expect(await rows(`SELECT ${i} AS n`)).toEqual([{ n: i }]);
+      const evictions = sent.filter((message) => /;\nDEALLOCATE wb_statement_\d+;\nPREPARE /.test(message));
+      expect(evictions.length).toBeGreaterThan(0);
+      expect(await rows('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+
+      // A long statement runs in the message itself, never kept.
+      sent.length = 0;
+      const long = 'x'.repeat(40_000);
+      expect(await rows(`SELECT length('${long}') AS n`)).toEqual([{ n: 40_000 }]);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).not.toMatch(/PREPARE|EXECUTE/);
     } finally {
       query.mockRestore();
     }

@@ -37,6 +37,11 @@ const SLOT_LOCK_NAMESPACE = 'workbase.sql-slot:';
 /** The SQLSTATE our slot check raises when every slot is taken (a code of our own: no PostgreSQL error has it, and a statement cannot raise one). */
 const SLOT_TAKEN = 'WB429';
 
+/** Statements kept prepared per connection of the endpoint's pool (the least recently run goes first). */
+const PREPARED_PER_CONNECTION = 64;
+/** Longer statements run without being kept (an information_schema listing carries a whole workspace's catalogue as a literal). */
+const PREPARED_TEXT_LIMIT = 32_768;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -67,6 +72,9 @@ export class SqlExecutor implements OnModuleDestroy {
   private running = 0;
   /** Statements admitted in this process, per workspace (the cheap first check; the advisory slots are the shared one). */
   private readonly runningFor = new Map<string, number>();
+  /** Per connection: what it has prepared (the join-order setting and the text → the statement's name), least recently run first. */
+  private readonly preparedOn = new WeakMap<PoolClient, Map<string, string>>();
+  private preparedCount = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -117,6 +125,14 @@ export class SqlExecutor implements OnModuleDestroy {
    * no parameters, so every value is a literal (SqlLiterals) and the statement is one verified
    * SELECT deparsed from its syntax tree: it cannot end the message's statement early.
    *
+   * The statement runs as a prepared statement of its connection (`PREPARE` the first time it
+   * meets that connection, `EXECUTE` after): it has no parameters, so PostgreSQL plans it once and
+   * keeps the plan (re-planning by itself when a table's statistics or definition change), and a
+   * statement sent again — a dashboard's — skips planning, most of a small statement's time.
+   * Prepared statements outlive the ROLLBACK (they are not transactional); each connection keeps
+   * PREPARED_PER_CONNECTION of them, and a failed message forgets them all (`DEALLOCATE ALL`, in
+   * the same round trip as its ROLLBACK), since it may have stopped before or after the PREPARE.
+   *
    * `fixedJoinOrder`: the statement writes no JOIN, so the only explicit joins are the generated
    * relations' own, each a star of LEFT JOINs of value rows on the record's id. Any order of those
    * gives the same rows at every step, yet PostgreSQL searches them all: for `SELECT *` of a table
@@ -143,10 +159,19 @@ export class SqlExecutor implements OnModuleDestroy {
     this.runningFor.set(workspaceId, mine + 1);
     let client: PoolClient | null = null;
     let result: QueryResult<unknown[]>;
-    /** Gives the connection and the admission back; `open`: the message failed part-way, so its transaction needs a ROLLBACK. */
-    const finish = async ({ open, broken }: { open: boolean; broken?: Error }): Promise<void> => {
+    /** Set while a message that prepares or deallocates is in flight: if it fails, which of those ran is unknown. */
+    let changesPrepared = false;
+    /**
+     * Gives the connection and the admission back. `failed`: the message stopped part-way, so its
+     * transaction needs a ROLLBACK, and its connection forgets its prepared statements if the
+     * message may have stopped between preparing and recording one.
+     */
+    const finish = async ({ failed, broken }: { failed: boolean; broken?: Error }): Promise<void> => {
       try {
-        if (client && open && !broken) await client.query('ROLLBACK');
+        if (client && failed && !broken) {
+          if (changesPrepared) this.preparedOn.delete(client);
+          await client.query(changesPrepared ? 'ROLLBACK; DEALLOCATE ALL' : 'ROLLBACK');
+        }
       } catch (error) {
         broken = error as Error;
       } finally {
@@ -159,35 +184,53 @@ export class SqlExecutor implements OnModuleDestroy {
     };
     try {
       client = await this.connections().connect();
+      const statements = this.preparedOn.get(client) ?? new Map<string, string>();
+      this.preparedOn.set(client, statements);
+      const text = wrappedStatement(prepared, this.maxRows);
+      const kept = text.length <= PREPARED_TEXT_LIMIT;
+      const key = `${fixedJoinOrder ? 'fixed' : 'searched'}:${text}`;
+      const known = kept ? statements.get(key) : undefined;
+      const name = known ?? `wb_statement_${++this.preparedCount}`;
+      const evicted = kept && known === undefined && statements.size >= PREPARED_PER_CONNECTION ? statements.entries().next().value : undefined;
+      changesPrepared = kept && known === undefined;
       // The timeout is an integer from the validated config and the workspace id a checked uuid, both safe to inline.
-      const results = (await client.query({
-        text: `BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;
-         SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
+      const message = [
+        'BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY',
+        `SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
                 set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true),
-                set_config('max_parallel_workers_per_gather', '0', true)${fixedJoinOrder ? `, set_config('join_collapse_limit', '1', true)` : ''};
-         DO $wb$BEGIN
+                set_config('max_parallel_workers_per_gather', '0', true)${fixedJoinOrder ? `, set_config('join_collapse_limit', '1', true)` : ''}`,
+        `DO $wb$BEGIN
            IF NOT EXISTS (SELECT FROM pg_catalog.generate_series(1, ${Math.trunc(workspaceConcurrency)}) AS slot
                            WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('${SLOT_LOCK_NAMESPACE}${workspaceId.toLowerCase()}'), slot)) THEN
              RAISE EXCEPTION 'no free statement slot' USING ERRCODE = '${SLOT_TAKEN}';
            END IF;
-         END$wb$;
-         ${wrappedStatement(prepared, this.maxRows)};
-         ROLLBACK`,
-        rowMode: 'array',
-        types: resultTypes,
-      })) as unknown as Array<QueryResult<unknown[]>>;
-      result = results[3];
+         END$wb$`,
+        ...(evicted ? [`DEALLOCATE ${evicted[1]}`] : []),
+        ...(changesPrepared ? [`PREPARE ${name} AS ${text}`] : []),
+        kept ? `EXECUTE ${name}` : text,
+        'ROLLBACK',
+      ];
+      const results = (await client.query({ text: message.join(';\n'), rowMode: 'array', types: resultTypes })) as unknown as Array<QueryResult<unknown[]>>;
+      result = results[message.length - 2];
+      if (evicted) statements.delete(evicted[0]);
+      if (kept) {
+        statements.delete(key); // re-inserted last: the most recently run
+        statements.set(key, name);
+      }
       await this.learnTypeNames(client, result.fields.map((f) => f.dataTypeID));
     } catch (error) {
       // A connection-level failure (not an error PostgreSQL reported about the statement) retires the connection.
-      await finish({ open: true, broken: error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error) });
-      if (pgError(error)?.code === SLOT_TAKEN) throw busyWorkspace();
+      const slotTaken = pgError(error)?.code === SLOT_TAKEN;
+      // No free slot stops the message before it prepares anything.
+      if (slotTaken) changesPrepared = false;
+      await finish({ failed: true, broken: error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error) });
+      if (slotTaken) throw busyWorkspace();
       throw this.translate(error, prepared.names);
     }
     // Answered only once the slot is free (the message's ROLLBACK): answering first would let a
     // client sending statements one after another find its earlier ones still holding the
     // workspace's slots and get a 429 it did nothing to earn.
-    await finish({ open: false });
+    await finish({ failed: false });
     const columns = uniqueNames(result.fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(result.fields[i].dataTypeID) ?? 'unknown' }));
     const truncated = result.rows.length > this.maxRows;
     const rows = (truncated ? result.rows.slice(0, this.maxRows) : result.rows).map((row) => {

@@ -57,6 +57,10 @@ describe('tableRelationSql', () => {
       { column: 'where', op: '=', values: [str('x')] }, // jsonb
       { column: 'missing', op: '=', values: [str('x')] },
     ]);
+    // A pushed comparison of the value column stands for its `IS NOT NULL`; `IS NULL` (of the option title) does not.
+    expect(sql).toContain(`a4.attribute_id = 'a-amount'::uuid AND a4.active_until IS NULL WHERE`);
+    expect(sql).toContain(`a1.attribute_id = 'a-name'::uuid AND a1.active_until IS NULL LEFT JOIN`);
+    expect(sql).toContain(`a2.attribute_id = 'a-stage'::uuid AND a2.active_until IS NULL AND a2.value_ref IS NOT NULL LEFT JOIN "app"."statuses" o2`);
     const where = sql.slice(sql.lastIndexOf(' WHERE r.workspace_id'));
     expect(where).toBe(
       ` WHERE r.workspace_id = ${W} AND r.container_id = 'c0'::uuid AND a4.value_number > '1800'::numeric AND a1.value_text = ANY ('{"a","b"}'::text[]) AND o2.title IS NULL AND r.id = '00000000-0000-4000-8000-00000000000a'::uuid OFFSET 0`,

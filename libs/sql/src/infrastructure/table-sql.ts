@@ -58,10 +58,12 @@ export function tableRelationSql(table: SqlTable, literals: SqlLiterals, schema:
   const joins: string[] = [];
   const expressions = new Map<string, { column: SqlColumn; expression: string }>();
   const columns: string[] = [];
+  // Columns a pushed condition other than IS NULL compares: only rows with a value can match it.
+  const compared = new Set((options.filters ?? []).filter((filter) => filter.op !== 'is null' && table.columns.some((column) => column.name === filter.column && pushable(column, filter))).map((filter) => filter.column));
   for (const column of table.columns) {
     // The record's own columns cost nothing (they are the records row): always there.
     if (wanted && column.source.kind === 'attribute' && !wanted.has(column.name)) continue;
-    const expression = columnSql(column, literals, q, joins);
+    const expression = columnSql(column, literals, q, joins, compared.has(column.name));
     expressions.set(column.name, { column, expression });
     columns.push(`${expression} AS ${quoteIdent(column.name)}`);
   }
@@ -100,18 +102,27 @@ const PUSHABLE_TYPES: Readonly<Record<string, { kinds: ReadonlyArray<FilterConst
  * column's own type) that gives it the same meaning as in the statement.
  */
 export function pushdownSql(column: SqlColumn, expression: string, filter: ColumnFilter, literals: SqlLiterals): string | null {
-  if (column.isMultiselect || column.source.kind === 'constant') return null;
+  if (!pushable(column, filter)) return null;
   if (filter.op === 'is null' || filter.op === 'is not null') return `${expression} ${filter.op === 'is null' ? 'IS NULL' : 'IS NOT NULL'}`;
-  const type = PUSHABLE_TYPES[column.sqlType];
-  if (!type) return null;
-  const fits = (value: FilterConstant) => type.kinds.includes(value.kind) && (value.castTo === undefined || type.casts.includes(value.castTo));
-  if (filter.values.length === 0 || !filter.values.every(fits)) return null;
   if (filter.op === 'in') return `${expression} = ANY (${literals.add(filter.values.map((value) => value.text), `${column.sqlType}[]`)})`;
   return `${expression} ${filter.op} ${literals.add(filter.values[0].text, column.sqlType)}`;
 }
 
-/** The column's expression over `r`; a single-valued attribute adds its LEFT JOIN(s) to `joins`. */
-function columnSql(column: SqlColumn, literals: SqlLiterals, q: (name: string) => string, joins: string[]): string {
+/** Whether `filter` qualifies for pushdown on `column` (see pushdownSql). */
+function pushable(column: SqlColumn, filter: ColumnFilter): boolean {
+  if (column.isMultiselect || column.source.kind === 'constant') return false;
+  if (filter.op === 'is null' || filter.op === 'is not null') return true;
+  const type = PUSHABLE_TYPES[column.sqlType];
+  if (!type) return false;
+  const fits = (value: FilterConstant) => type.kinds.includes(value.kind) && (value.castTo === undefined || type.casts.includes(value.castTo));
+  return filter.values.length > 0 && filter.values.every(fits);
+}
+
+/**
+ * The column's expression over `r`; a single-valued attribute adds its LEFT JOIN(s) to `joins`.
+ * `compared`: a pushed condition compares the column, so only rows with a value can match.
+ */
+function columnSql(column: SqlColumn, literals: SqlLiterals, q: (name: string) => string, joins: string[], compared: boolean): string {
   const source = column.source;
   switch (source.kind) {
     case 'record':
@@ -125,7 +136,10 @@ function columnSql(column: SqlColumn, literals: SqlLiterals, q: (name: string) =
         const v = `a${n}`;
         const { expression, lookup, indexed } = valueSql(source.attributeType, v, `o${n}`, q, literals.workspace);
         // `<column> IS NOT NULL` matches the partial value indexes, so a sparse attribute is read through its index.
-        const present = indexed ? ` AND ${v}.${indexed} IS NOT NULL` : '';
+        // Not when a pushed comparison of that very column implies it: PostgreSQL would count the
+        // condition twice in its row estimate (at 1M records, a quarter of the matching values:
+        // the hash join then grew from 1 to 8 batches), and the comparison matches the index alone.
+        const present = indexed && !(compared && expression === `${v}.${indexed}`) ? ` AND ${v}.${indexed} IS NOT NULL` : '';
         joins.push(`LEFT JOIN ${q('record_values')} ${v} ON ${v}.workspace_id = ${literals.workspace} AND ${v}.record_id = r.id AND ${v}.attribute_id = ${attribute} AND ${v}.active_until IS NULL${present}${lookup ? ` ${lookup}` : ''}`);
         return expression;
       }
