@@ -15,3 +15,4 @@ export * from './reject-nul.pipe';
 export * from './query-boolean';
 export * from './record-http';
 export * from './request-fields';
+export * from './envelopes';

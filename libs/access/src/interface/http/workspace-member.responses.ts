@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { WorkspaceMember } from '../../domain/workspace';
 
 class WorkspaceMemberId {
@@ -16,13 +17,9 @@ export class WorkspaceMemberResponse {
   @ApiProperty() created_at!: string;
 }
 
-export class WorkspaceMemberListResponse {
-  @ApiProperty({ type: [WorkspaceMemberResponse] }) data!: WorkspaceMemberResponse[];
-}
+export class WorkspaceMemberListResponse extends WrappedList(WorkspaceMemberResponse) {}
 
-export class WorkspaceMemberEnvelope {
-  @ApiProperty({ type: WorkspaceMemberResponse }) data!: WorkspaceMemberResponse;
-}
+export class WorkspaceMemberEnvelope extends WrappedData(WorkspaceMemberResponse) {}
 
 export function toWorkspaceMemberResponse(member: WorkspaceMember): WorkspaceMemberResponse {
   return {

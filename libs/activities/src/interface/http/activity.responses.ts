@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { RecordView } from '@workbase/records';
 import type { Actor } from '@workbase/shared/kernel';
 import type { Activity } from '../../domain/activity';
@@ -19,13 +20,9 @@ export class ActivityResponse {
   @ApiProperty({ example: '2026-11-22T13:22:49.061281000Z' }) created_at!: string;
 }
 
-export class ActivityEnvelope {
-  @ApiProperty({ type: ActivityResponse }) data!: ActivityResponse;
-}
+export class ActivityEnvelope extends WrappedData(ActivityResponse) {}
 
-export class ActivityListEnvelope {
-  @ApiProperty({ type: [ActivityResponse] }) data!: ActivityResponse[];
-}
+export class ActivityListEnvelope extends WrappedList(ActivityResponse) {}
 
 export function toActivityResponse(activity: Activity): ActivityResponse {
   return {
@@ -56,13 +53,9 @@ export class ActivityRecordResponse {
   values!: RecordView['values'];
 }
 
-export class ActivityRecordEnvelope {
-  @ApiProperty({ type: ActivityRecordResponse }) data!: ActivityRecordResponse;
-}
+export class ActivityRecordEnvelope extends WrappedData(ActivityRecordResponse) {}
 
-export class ActivityRecordListEnvelope {
-  @ApiProperty({ type: [ActivityRecordResponse] }) data!: ActivityRecordResponse[];
-}
+export class ActivityRecordListEnvelope extends WrappedList(ActivityRecordResponse) {}
 
 /** No `web_url`: activity records have none. */
 export function toActivityRecordResponse(view: RecordView): ActivityRecordResponse {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Attribute } from '../../domain/attribute';
 import type { SelectOption, Status } from '../../domain/choice';
 
@@ -28,13 +29,9 @@ export class AttributeResponse {
   config!: unknown;
 }
 
-export class AttributeEnvelope {
-  @ApiProperty({ type: AttributeResponse }) data!: AttributeResponse;
-}
+export class AttributeEnvelope extends WrappedData(AttributeResponse) {}
 
-export class AttributeListEnvelope {
-  @ApiProperty({ type: [AttributeResponse] }) data!: AttributeResponse[];
-}
+export class AttributeListEnvelope extends WrappedList(AttributeResponse) {}
 
 /** Attributes render their paired reverse attribute in `relationship`; the caller supplies it. */
 export function toAttributeResponse(attribute: Attribute, reverse?: { attribute: Attribute; objectSlug: string } | null): AttributeResponse {
@@ -75,13 +72,9 @@ export class SelectOptionResponse {
   @ApiProperty() is_archived!: boolean;
 }
 
-export class SelectOptionEnvelope {
-  @ApiProperty({ type: SelectOptionResponse }) data!: SelectOptionResponse;
-}
+export class SelectOptionEnvelope extends WrappedData(SelectOptionResponse) {}
 
-export class SelectOptionListEnvelope {
-  @ApiProperty({ type: [SelectOptionResponse] }) data!: SelectOptionResponse[];
-}
+export class SelectOptionListEnvelope extends WrappedList(SelectOptionResponse) {}
 
 export function toOptionResponse(attribute: Attribute, option: SelectOption): SelectOptionResponse {
   return {
@@ -96,13 +89,9 @@ export class StatusResponse extends SelectOptionResponse {
   @ApiProperty({ type: String, nullable: true, example: 'P14D' }) target_time_in_status!: string | null;
 }
 
-export class StatusEnvelope {
-  @ApiProperty({ type: StatusResponse }) data!: StatusResponse;
-}
+export class StatusEnvelope extends WrappedData(StatusResponse) {}
 
-export class StatusListEnvelope {
-  @ApiProperty({ type: [StatusResponse] }) data!: StatusResponse[];
-}
+export class StatusListEnvelope extends WrappedList(StatusResponse) {}
 
 export function toStatusResponse(attribute: Attribute, status: Status): StatusResponse {
   return {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Comment, Thread } from '../../domain/comment';
 
 class CommentId {
@@ -44,17 +45,11 @@ export class ThreadResponse {
   @ApiProperty() created_at!: string;
 }
 
-export class CommentEnvelope {
-  @ApiProperty({ type: CommentResponse }) data!: CommentResponse;
-}
+export class CommentEnvelope extends WrappedData(CommentResponse) {}
 
-export class ThreadEnvelope {
-  @ApiProperty({ type: ThreadResponse }) data!: ThreadResponse;
-}
+export class ThreadEnvelope extends WrappedData(ThreadResponse) {}
 
-export class ThreadListEnvelope {
-  @ApiProperty({ type: [ThreadResponse] }) data!: ThreadResponse[];
-}
+export class ThreadListEnvelope extends WrappedList(ThreadResponse) {}
 
 export class EmptyBody {}
 

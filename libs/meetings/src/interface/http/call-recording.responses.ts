@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData } from '@workbase/shared/http';
 import { type CallRecording, CALL_RECORDING_STATUSES, rawTranscript, type TranscriptSegment } from '../../domain/call-recording';
 
 class CallRecordingId {
@@ -25,9 +26,7 @@ class Pagination {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
 }
 
-export class CallRecordingEnvelope {
-  @ApiProperty({ type: CallRecordingResponse }) data!: CallRecordingResponse;
-}
+export class CallRecordingEnvelope extends WrappedData(CallRecordingResponse) {}
 
 export class CallRecordingPageEnvelope {
   @ApiProperty({ type: [CallRecordingResponse] }) data!: CallRecordingResponse[];

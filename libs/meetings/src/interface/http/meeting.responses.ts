@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData } from '@workbase/shared/http';
 import type { ExternalRef, Meeting } from '../../domain/meeting';
 
 class MeetingId {
@@ -51,9 +52,7 @@ export class MeetingResponse {
   @ApiProperty({ type: ActorResponse }) created_by_actor!: ActorResponse;
 }
 
-export class MeetingEnvelope {
-  @ApiProperty({ type: MeetingResponse }) data!: MeetingResponse;
-}
+export class MeetingEnvelope extends WrappedData(MeetingResponse) {}
 
 class CursorPagination {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Note } from '../../domain/note';
 
 class NoteId {
@@ -30,13 +31,9 @@ export class NoteResponse {
   @ApiProperty() created_at!: string;
 }
 
-export class NoteEnvelope {
-  @ApiProperty({ type: NoteResponse }) data!: NoteResponse;
-}
+export class NoteEnvelope extends WrappedData(NoteResponse) {}
 
-export class NoteListEnvelope {
-  @ApiProperty({ type: [NoteResponse] }) data!: NoteResponse[];
-}
+export class NoteListEnvelope extends WrappedList(NoteResponse) {}
 
 export class EmptyBody {}
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { EntryView } from '../../application/entry.service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
@@ -15,13 +16,9 @@ export class ListResponse {
   @ApiProperty() created_at!: string;
 }
 
-export class ListEnvelope {
-  @ApiProperty({ type: ListResponse }) data!: ListResponse;
-}
+export class ListEnvelope extends WrappedData(ListResponse) {}
 
-export class ListListEnvelope {
-  @ApiProperty({ type: [ListResponse] }) data!: ListResponse[];
-}
+export class ListListEnvelope extends WrappedList(ListResponse) {}
 
 export function toListResponse(list: ListWithAccess, parentSlug: string): ListResponse {
   return {
@@ -45,13 +42,9 @@ export class EntryResponse {
   entry_values!: Record<string, ValueEnvelope[]>;
 }
 
-export class EntryEnvelope {
-  @ApiProperty({ type: EntryResponse }) data!: EntryResponse;
-}
+export class EntryEnvelope extends WrappedData(EntryResponse) {}
 
-export class EntryListEnvelope {
-  @ApiProperty({ type: [EntryResponse] }) data!: EntryResponse[];
-}
+export class EntryListEnvelope extends WrappedList(EntryResponse) {}
 
 export function toEntryResponse({ view, parentObjectSlug }: EntryView): EntryResponse {
   return {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WrappedList } from '@workbase/shared/http';
 import type { RecordEntryRow } from '../../infrastructure/record-entries.repository';
 import type { SearchResult } from '../../application/record-search';
 
@@ -9,9 +10,7 @@ export class RecordEntryResponse {
   @ApiProperty({ example: '2022-11-21T13:22:49.061281000Z' }) created_at!: string;
 }
 
-export class RecordEntryListEnvelope {
-  @ApiProperty({ type: [RecordEntryResponse] }) data!: RecordEntryResponse[];
-}
+export class RecordEntryListEnvelope extends WrappedList(RecordEntryResponse) {}
 
 export function toRecordEntryResponse(row: RecordEntryRow): RecordEntryResponse {
   return { list_id: row.listId, list_api_slug: row.listApiSlug, entry_id: row.entryId, created_at: row.createdAt };
@@ -33,9 +32,7 @@ export class SearchResultResponse {
   @ApiPropertyOptional({ type: [String], description: 'Objects with `domains` (companies)' }) domains?: string[];
 }
 
-export class SearchResultEnvelope {
-  @ApiProperty({ type: [SearchResultResponse] }) data!: SearchResultResponse[];
-}
+export class SearchResultEnvelope extends WrappedList(SearchResultResponse) {}
 
 export function toSearchResultResponse(workspaceId: string, result: SearchResult): SearchResultResponse {
   return {

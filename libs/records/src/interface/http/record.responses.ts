@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { ObjectDefinition } from '../../domain/object-definition';
 import type { RecordView, ValueEnvelope } from '../../application/record-reader';
 
@@ -15,13 +16,9 @@ export class ObjectResponse {
   @ApiProperty() created_at!: string;
 }
 
-export class ObjectEnvelope {
-  @ApiProperty({ type: ObjectResponse }) data!: ObjectResponse;
-}
+export class ObjectEnvelope extends WrappedData(ObjectResponse) {}
 
-export class ObjectListEnvelope {
-  @ApiProperty({ type: [ObjectResponse] }) data!: ObjectResponse[];
-}
+export class ObjectListEnvelope extends WrappedList(ObjectResponse) {}
 
 export function toObjectResponse(object: ObjectDefinition): ObjectResponse {
   return {
@@ -45,13 +42,9 @@ export class RecordResponse {
   values!: Record<string, ValueEnvelope[]>;
 }
 
-export class RecordEnvelope {
-  @ApiProperty({ type: RecordResponse }) data!: RecordResponse;
-}
+export class RecordEnvelope extends WrappedData(RecordResponse) {}
 
-export class RecordListEnvelope {
-  @ApiProperty({ type: [RecordResponse] }) data!: RecordResponse[];
-}
+export class RecordListEnvelope extends WrappedList(RecordResponse) {}
 
 export class ValueListEnvelope {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) data!: ValueEnvelope[];

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Task } from '../../domain/task';
 
 class TaskId {
@@ -33,13 +34,9 @@ export class TaskResponse {
   @ApiProperty() created_at!: string;
 }
 
-export class TaskEnvelope {
-  @ApiProperty({ type: TaskResponse }) data!: TaskResponse;
-}
+export class TaskEnvelope extends WrappedData(TaskResponse) {}
 
-export class TaskListEnvelope {
-  @ApiProperty({ type: [TaskResponse] }) data!: TaskResponse[];
-}
+export class TaskListEnvelope extends WrappedList(TaskResponse) {}
 
 export class EmptyBody {}
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Webhook } from '../../domain/webhook';
 import type { AttemptRow, DeliveryRow, TargetStateRow } from '../../infrastructure/webhook.repository';
 
@@ -24,17 +25,11 @@ export class WebhookWithSecretResponse extends WebhookResponse {
   @ApiProperty({ description: 'Signing secret (64 hex characters). Returned only by this call.' }) secret!: string;
 }
 
-export class WebhookEnvelope {
-  @ApiProperty({ type: WebhookResponse }) data!: WebhookResponse;
-}
+export class WebhookEnvelope extends WrappedData(WebhookResponse) {}
 
-export class WebhookWithSecretEnvelope {
-  @ApiProperty({ type: WebhookWithSecretResponse }) data!: WebhookWithSecretResponse;
-}
+export class WebhookWithSecretEnvelope extends WrappedData(WebhookWithSecretResponse) {}
 
-export class WebhookListResponse {
-  @ApiProperty({ type: [WebhookResponse] }) data!: WebhookResponse[];
-}
+export class WebhookListResponse extends WrappedList(WebhookResponse) {}
 
 export function toWebhookResponse(webhook: Webhook): WebhookResponse {
   return {
@@ -125,9 +120,7 @@ export function toTargetStateResponse(row: TargetStateRow, maxInFlight: number):
   };
 }
 
-export class DeliveryEnvelope {
-  @ApiProperty({ type: DeliveryResponse }) data!: DeliveryResponse;
-}
+export class DeliveryEnvelope extends WrappedData(DeliveryResponse) {}
 
 /**
  * `target`: what holds the delivery's target now. A pending delivery that is due, has no attempt
