@@ -1,5 +1,5 @@
-import { Injectable, Module, UsePipes } from '@nestjs/common';
-import { AttributesModule, type Container, type ContainerLookup, createAttributesController } from '@workbase/attributes';
+import { Module, UsePipes } from '@nestjs/common';
+import { AttributesModule, containerLookup, createAttributesController } from '@workbase/attributes';
 import { RecordsModule } from '@workbase/records';
 import { RejectNulPipe } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
@@ -11,16 +11,6 @@ import { ActivityRepository } from './infrastructure/activity.repository';
 import { ActivitiesController } from './interface/http/activities.controller';
 import { ActivityRecordsController } from './interface/http/activity-records.controller';
 
-/** `{activity}` of the attribute endpoints: UUID or api_slug of this workspace's activity. */
-@Injectable()
-export class ActivityContainerLookup implements ContainerLookup {
-  constructor(private readonly catalog: ActivityCatalog) {}
-
-  resolve(workspaceId: string, identifier: string): Promise<Container> {
-    return this.catalog.container(workspaceId, identifier);
-  }
-}
-
 const ActivityAttributesController = createAttributesController({
   path: 'activities',
   noun: 'activity',
@@ -28,7 +18,8 @@ const ActivityAttributesController = createAttributesController({
   readScopes: [SCOPES.activityConfigurationRead],
   writeScopes: [SCOPES.activityConfigurationReadWrite],
   supportsStatuses: false,
-  lookup: ActivityContainerLookup,
+  // `{activity}`: UUID or api_slug of this workspace's activity.
+  lookup: containerLookup(ActivityCatalog, (catalog, workspaceId, identifier) => catalog.container(workspaceId, identifier)),
 });
 UsePipes(new RejectNulPipe({ identifier: 'activity' }))(ActivityAttributesController);
 
@@ -36,7 +27,7 @@ UsePipes(new RejectNulPipe({ identifier: 'activity' }))(ActivityAttributesContro
 @Module({
   imports: [RecordsModule, AttributesModule],
   controllers: [ActivitiesController, ActivityAttributesController, ActivityRecordsController],
-  providers: [ActivityRepository, SchemaAttributes, ActivityCatalog, ActivityRecords, PhoneCallsInitializer, ActivityContainerLookup],
+  providers: [ActivityRepository, SchemaAttributes, ActivityCatalog, ActivityRecords, PhoneCallsInitializer],
   exports: [PhoneCallsInitializer, ActivityCatalog],
 })
 export class ActivitiesModule {}

@@ -12,6 +12,6 @@ export type { StoredValue, StoredValueRow } from './domain/stored-value';
 export { invalidValue, valueNotFound } from './domain/value-error';
 export * from './domain/value-key';
 export * from './domain/value-columns';
-export { createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
+export { containerLookup, createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
 export { AttributePresenter } from './interface/http/attribute-presenter';
 export { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './interface/http/attribute.requests';

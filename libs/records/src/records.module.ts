@@ -1,7 +1,7 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SCOPES } from '@workbase/shared/kernel';
-import { AttributesModule, type Container, type ContainerLookup, createAttributesController } from '@workbase/attributes';
+import { AttributesModule, containerLookup, createAttributesController } from '@workbase/attributes';
 import { RecordAttributeHost } from './application/record-attribute-host';
 import { RecordEngine } from './application/record-engine';
 import { ContainerResolver } from './application/container-resolver';
@@ -28,24 +28,6 @@ import { RecordEntriesRepository } from './infrastructure/record-entries.reposit
 import { RecordSearchRepository } from './infrastructure/record-search.repository';
 import { RecordLinksController } from './interface/http/record-links.controller';
 
-@Injectable()
-export class ListContainerLookup implements ContainerLookup {
-  constructor(private readonly containers: ContainerResolver) {}
-
-  resolve(workspaceId: string, identifier: string): Promise<Container> {
-    return this.containers.list(workspaceId, identifier);
-  }
-}
-
-@Injectable()
-export class ObjectContainerLookup implements ContainerLookup {
-  constructor(private readonly containers: ContainerResolver) {}
-
-  resolve(workspaceId: string, identifier: string): Promise<Container> {
-    return this.containers.object(workspaceId, identifier);
-  }
-}
-
 const ObjectAttributesController = createAttributesController({
   path: 'objects',
   noun: 'object',
@@ -53,7 +35,7 @@ const ObjectAttributesController = createAttributesController({
   readScopes: [SCOPES.objectConfigurationRead],
   writeScopes: [SCOPES.objectConfigurationReadWrite],
   supportsStatuses: true,
-  lookup: ObjectContainerLookup,
+  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.object(workspaceId, identifier)),
 });
 
 const ListAttributesController = createAttributesController({
@@ -63,7 +45,7 @@ const ListAttributesController = createAttributesController({
   readScopes: [SCOPES.listConfigurationRead],
   writeScopes: [SCOPES.listConfigurationReadWrite],
   supportsStatuses: true,
-  lookup: ListContainerLookup,
+  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
 });
 
 const engine = [
@@ -88,7 +70,7 @@ const engine = [
 @Module({
   imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), AttributesModule],
   controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
-  providers: [...engine, RecordEngine, RecordAttributeHost, ObjectContainerLookup, ListContainerLookup, RecordSearch, RecordSearchRepository, RecordEntriesRepository],
+  providers: [...engine, RecordEngine, RecordAttributeHost, RecordSearch, RecordSearchRepository, RecordEntriesRepository],
   exports: [RecordEngine, RecordAttributeHost, StandardObjectsInitializer],
 })
 export class RecordsModule {}

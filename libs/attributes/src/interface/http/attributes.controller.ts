@@ -26,9 +26,15 @@ import {
   toStatusResponse,
 } from './attribute.responses';
 
-/** Resolves a path identifier of one target (objects, lists, activities) to a container. */
+/** Resolves a path identifier of one target (objects, lists, activities) to a container: a service the controller injects, and the call on it. */
 export interface ContainerLookup {
-  resolve(workspaceId: string, identifier: string): Promise<Container>;
+  readonly service: Type<object>;
+  resolve(service: object, workspaceId: string, identifier: string): Promise<Container>;
+}
+
+/** A ContainerLookup through `service` (e.g. `containerLookup(ContainerResolver, (containers, ws, id) => containers.list(ws, id))`). */
+export function containerLookup<S extends object>(service: Type<S>, resolve: (service: S, workspaceId: string, identifier: string) => Promise<Container>): ContainerLookup {
+  return { service, resolve: (instance, workspaceId, identifier) => resolve(instance as S, workspaceId, identifier) };
 }
 
 export interface AttributeTarget {
@@ -40,8 +46,8 @@ export interface AttributeTarget {
   readonly writeScopes: readonly Scope[];
   /** Status attributes exist on this target (activities have none). */
   readonly supportsStatuses: boolean;
-  /** DI token of the ContainerLookup for this target. */
-  readonly lookup: string | symbol | Type<ContainerLookup>;
+  /** How a path identifier of this target becomes a container. */
+  readonly lookup: ContainerLookup;
 }
 
 /**
@@ -59,7 +65,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     constructor(
       private readonly catalog: AttributeCatalog,
       private readonly presenter: AttributePresenter,
-      @Inject(target.lookup) private readonly lookup: ContainerLookup,
+      @Inject(target.lookup.service) private readonly lookupService: object,
     ) {}
 
     @Get()
@@ -71,7 +77,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       ok: AttributeListEnvelope,
     })
     async list(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Query() query: ListAttributesQuery): Promise<AttributeListEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       const attributes = await this.catalog.list(container, { limit: query.limit, offset: query.offset, showArchived: query.show_archived });
       return { data: await this.presenter.present(attributes) };
     }
@@ -86,7 +92,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       conflict: '`slug_conflict`: the api_slug is taken',
     })
     async create(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Body() body: AttributeCreateRequest): Promise<AttributeEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       const d = body.data;
       const attribute = await this.catalog.create(
         container,
@@ -110,7 +116,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     @Get(':attribute')
     @ScopedOperation({ scopes: target.readScopes, summary: `Get a ${target.noun} attribute`, params: [param, attributeParam], ok: AttributeEnvelope })
     async get(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string, @Param('attribute') attribute: string): Promise<AttributeEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       return { data: await this.presenter.presentOne(await this.catalog.get(container, attribute)) };
     }
 
@@ -128,7 +134,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('attribute') attributeKey: string,
       @Body() body: AttributeUpdateRequest,
     ): Promise<AttributeEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       const d = body.data;
       const attribute = await this.catalog.update(
         container,
@@ -156,7 +162,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('attribute') attributeKey: string,
       @Query() query: ShowArchivedQuery,
     ): Promise<SelectOptionListEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       const { attribute, options } = await this.catalog.listOptions(container, attributeKey, query.show_archived ?? false);
       return { data: options.map((option) => toOptionResponse(attribute, option)) };
     }
@@ -176,7 +182,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('attribute') attributeKey: string,
       @Body() body: OptionCreateRequest,
     ): Promise<SelectOptionEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       const { attribute, option } = await this.catalog.createOption(container, attributeKey, body.data.title);
       return { data: toOptionResponse(attribute, option) };
     }
@@ -196,7 +202,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('option') optionKey: string,
       @Body() body: OptionUpdateRequest,
     ): Promise<SelectOptionEnvelope> {
-      const container = await this.lookup.resolve(auth.workspaceId, identifier);
+      const container = await this.container(auth, identifier);
       const { attribute, option } = await this.catalog.updateOption(container, attributeKey, optionKey, { title: body.data.title, isArchived: body.data.is_archived });
       return { data: toOptionResponse(attribute, option) };
     }
@@ -270,9 +276,13 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       return { data: toStatusResponse(attribute, status) };
     }
 
+    private container(auth: AuthContext, identifier: string): Promise<Container> {
+      return target.lookup.resolve(this.lookupService, auth.workspaceId, identifier);
+    }
+
     private async statusContainer(auth: AuthContext, identifier: string): Promise<Container> {
       if (!target.supportsStatuses) throw new ValidationError(`Status endpoints do not accept "${target.path}" as a target.`);
-      return this.lookup.resolve(auth.workspaceId, identifier);
+      return this.container(auth, identifier);
     }
   }
 
