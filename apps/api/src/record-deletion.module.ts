@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { CommentsModule, DeleteRecordCommentsListener } from '@workbase/comments';
 import { DeleteRecordNotesListener, NotesModule } from '@workbase/notes';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from '@workbase/records';
+import { providerList } from './provider-list';
 
 /**
  * What other contexts do when the record engine deletes records (notes delete their notes and
@@ -11,13 +12,7 @@ import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from '@workbas
 @Global()
 @Module({
   imports: [NotesModule, CommentsModule],
-  providers: [
-    {
-      provide: RECORD_DELETION_LISTENERS,
-      inject: [DeleteRecordNotesListener, DeleteRecordCommentsListener],
-      useFactory: (...listeners: RecordDeletionListener[]) => listeners,
-    },
-  ],
+  providers: [providerList<RecordDeletionListener>(RECORD_DELETION_LISTENERS, [DeleteRecordNotesListener, DeleteRecordCommentsListener])],
   exports: [RECORD_DELETION_LISTENERS],
 })
 export class RecordDeletionModule {}

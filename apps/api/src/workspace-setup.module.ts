@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from '@workbase/access';
 import { ActivitiesModule, PhoneCallsInitializer } from '@workbase/activities';
 import { RecordsModule, StandardObjectsInitializer } from '@workbase/records';
+import { providerList } from './provider-list';
 
 /**
  * What every new workspace is given by the other contexts, in the order listed; the access
@@ -10,13 +11,7 @@ import { RecordsModule, StandardObjectsInitializer } from '@workbase/records';
 @Global()
 @Module({
   imports: [RecordsModule, ActivitiesModule],
-  providers: [
-    {
-      provide: WORKSPACE_INITIALIZERS,
-      inject: [StandardObjectsInitializer, PhoneCallsInitializer],
-      useFactory: (...initializers: WorkspaceInitializer[]) => initializers,
-    },
-  ],
+  providers: [providerList<WorkspaceInitializer>(WORKSPACE_INITIALIZERS, [StandardObjectsInitializer, PhoneCallsInitializer])],
   exports: [WORKSPACE_INITIALIZERS],
 })
 export class WorkspaceSetupModule {}
