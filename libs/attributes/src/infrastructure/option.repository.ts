@@ -35,15 +35,11 @@ export class OptionRepository {
 
   async listOptions(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<SelectOption[]> {
     if (attributeIds.length === 0) return [];
-    const rows = await this.options.find({
-      where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
-      order: { position: 'ASC', id: 'ASC' },
-    });
-    return rows.map(toSelectOption);
+    return (await this.options.find(choicesOf(workspaceId, attributeIds, includeArchived))).map(toSelectOption);
   }
 
   async findOption(workspaceId: string, attributeId: string, idOrTitle: string): Promise<SelectOption | null> {
-    const row = await this.options.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+    const row = await this.options.findOneBy(choiceNamed(workspaceId, attributeId, idOrTitle));
     return row ? toSelectOption(row) : null;
   }
 
@@ -60,15 +56,11 @@ export class OptionRepository {
 
   async listStatuses(workspaceId: string, attributeIds: string[], includeArchived = true): Promise<Status[]> {
     if (attributeIds.length === 0) return [];
-    const rows = await this.statuses.find({
-      where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
-      order: { position: 'ASC', id: 'ASC' },
-    });
-    return rows.map(toStatus);
+    return (await this.statuses.find(choicesOf(workspaceId, attributeIds, includeArchived))).map(toStatus);
   }
 
   async findStatus(workspaceId: string, attributeId: string, idOrTitle: string): Promise<Status | null> {
-    const row = await this.statuses.findOneBy(isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle });
+    const row = await this.statuses.findOneBy(choiceNamed(workspaceId, attributeId, idOrTitle));
     return row ? toStatus(row) : null;
   }
 
@@ -94,6 +86,19 @@ export class OptionRepository {
       .query(`SELECT COALESCE(MAX(position), -1) + 1 AS next FROM ${table} WHERE workspace_id = $1 AND attribute_id = $2`, [workspaceId, attributeId]);
     return Number(next);
   }
+}
+
+/** The find of these attributes' choices (archived ones too unless `includeArchived` is false), in display order. */
+function choicesOf(workspaceId: string, attributeIds: string[], includeArchived: boolean) {
+  return {
+    where: { workspaceId, attributeId: In(attributeIds), ...(includeArchived ? {} : { isArchived: false }) },
+    order: { position: 'ASC', id: 'ASC' } as const,
+  };
+}
+
+/** The choice of an attribute named by its id or its title. */
+function choiceNamed(workspaceId: string, attributeId: string, idOrTitle: string) {
+  return isUuid(idOrTitle) ? { workspaceId, attributeId, id: idOrTitle } : { workspaceId, attributeId, title: idOrTitle };
 }
 
 /** Plain data out of the ORM entities: entities stay in this layer. */
