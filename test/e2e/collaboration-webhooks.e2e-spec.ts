@@ -1,6 +1,6 @@
 import { WebhookWorker } from '@workbase/webhooks';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-import { createWebhook, deliveryRows, eventsOf, FAST_WEBHOOK_ENV, type Receiver, startReceiver, uniqueDeliveries, waitFor, waitForFanOut } from './webhooks.helpers';
+import { createWebhook, deliveryRows, eventsOf, FAST_WEBHOOK_ENV, type Receiver, startReceiver, stopWithWorker, uniqueDeliveries, waitFor, waitForFanOut } from './webhooks.helpers';
 
 /** Task, comment and call-recording events reach subscribers through the real worker, filters included. */
 describe('webhooks for tasks, comments and call recordings (e2e)', () => {
@@ -14,11 +14,7 @@ describe('webhooks for tasks, comments and call recordings (e2e)', () => {
     rx = await startReceiver();
     await t.app.get(WebhookWorker).start();
   });
-  afterAll(async () => {
-    await t.app.get(WebhookWorker).stop();
-    await rx.close();
-    await t.close();
-  });
+  afterAll(() => stopWithWorker(t, rx));
 
   const auth = () => ({ Authorization: `Bearer ${ws.token}` });
   const post = (path: string, body: object) => t.http().post(path).set(auth()).send(body);

@@ -18,6 +18,7 @@ import {
   type Receiver,
   recordEvents,
   startReceiver,
+  stopWithWorker,
   uniqueDeliveries,
   verifyStandard,
   waitFor,
@@ -35,11 +36,7 @@ describe('webhook delivery (e2e)', () => {
     ws = await t.createWorkspace();
     await t.app.get(WebhookWorker).start();
   });
-  afterAll(async () => {
-    await t.app.get(WebhookWorker).stop();
-    await Promise.all(receivers.map((r) => r.close()));
-    await t.close();
-  });
+  afterAll(() => stopWithWorker(t, ...receivers));
 
   async function receiver(reply?: Receiver['reply'], port?: number): Promise<Receiver> {
     const started = await startReceiver(reply, port);
@@ -395,11 +392,7 @@ describe('webhook delivery with private targets refused (e2e)', () => {
     rx = await startReceiver();
     await t.app.get(WebhookWorker).start();
   });
-  afterAll(async () => {
-    await t.app.get(WebhookWorker).stop();
-    await rx.close();
-    await t.close();
-  });
+  afterAll(() => stopWithWorker(t, rx));
 
   it('refuses at connect time a target that now resolves to loopback, and an address literal', async () => {
     const port = new URL(rx.url).port;

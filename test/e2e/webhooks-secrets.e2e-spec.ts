@@ -10,6 +10,7 @@ import {
   hexSignature,
   type Receiver,
   startReceiver,
+  stopWithWorker,
   verifyStandard,
   waitFor,
 } from './webhooks.helpers';
@@ -28,11 +29,7 @@ describe('webhook signing secrets at rest (SECRETS_KEY)', () => {
     receiver = await startReceiver();
     await t.app.get(WebhookWorker).start();
   });
-  afterAll(async () => {
-    await t.app.get(WebhookWorker).stop();
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => stopWithWorker(t, receiver));
 
   it('stores the secret sealed, shows it once, and still signs deliveries with it', async () => {
     const hook = await createWebhook(t, ws.token, `${receiver.url}/sealed`, [{ event_type: 'workspace-member.created', filter: null }]);

@@ -1,7 +1,7 @@
 import { WebhookWorker } from '@workbase/webhooks';
 import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
+import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV, type Receiver, startReceiver, stopWithWorker, waitFor } from './webhooks.helpers';
 
 /** Far longer than any wait below: a delivery in time can only come from a notification. */
 const POLL_MS = 120_000;
@@ -30,11 +30,7 @@ describe('webhook fan-out wake-up (e2e)', () => {
     await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
     await t.app.get(WebhookWorker).start();
   });
-  afterAll(async () => {
-    await t?.app.get(WebhookWorker).stop();
-    await rx?.close();
-    await t?.close();
-  });
+  afterAll(() => stopWithWorker(t, rx));
 
   it('delivers a committed event without waiting for the fan-out poll, over one listening connection of its own', async () => {
     expect(await listenerPids()).toHaveLength(1);

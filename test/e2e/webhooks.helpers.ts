@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateMemberUseCase } from '@workbase/access';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { WebhookWorker } from '@workbase/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import type { TestApp } from '../support/test-app';
@@ -25,6 +26,13 @@ export const FAST_WEBHOOK_ENV: Record<string, string> = {
   WEBHOOK_CIRCUIT_OPEN_MS: '300',
   WEBHOOK_CIRCUIT_MAX_OPEN_MS: '1000',
 };
+
+/** A delivery suite's end: the worker stops first (nothing is delivered after), then the receivers close, then the app. */
+export async function stopWithWorker(t: TestApp | undefined, ...receivers: Array<Receiver | undefined>): Promise<void> {
+  await t?.app.get(WebhookWorker).stop();
+  await Promise.all(receivers.map((receiver) => receiver?.close()));
+  await t?.close();
+}
 
 export interface ReceivedRequest {
   readonly headers: IncomingHttpHeaders;
