@@ -1,22 +1,19 @@
 import { ALL_SCOPES, SCOPES, type Scope } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 type Row = Record<string, unknown>;
 type Values = Record<string, Array<Record<string, unknown>>>;
 
 /** Walks the Activity record section of the spec: endpoints, reference formats, errors, limits, scopes. */
 describe('activity records', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'activity-records');
+  const other = useWorkspace(t, 'activity-records-other');
   let activityId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('activity-records');
-    other = await t.createWorkspace('activity-records-other');
     const res = await post('/v2/activities', { data: { api_slug: 'acme_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } }).expect(200);
     activityId = res.body.data.id.activity_id;
     const attr = (api_slug: string, type: string, extra: object = {}) =>
@@ -28,7 +25,6 @@ describe('activity records', () => {
     await attr('contact_emails', 'email-address', { is_unique: true, is_multiselect: true });
     await attr('note', 'text');
   });
-  afterAll(() => t.close());
 
   const { get, post, put, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);

@@ -1,22 +1,15 @@
 import { ALL_SCOPES, SCOPES, type Scope } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearer, bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 type Row = Record<string, unknown>;
 
 /** Walks the Activity, Attributes and Events sections of the spec for activities themselves. */
 describe('activities: definitions, schemas, attributes, scopes, events', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('activities');
-    other = await t.createWorkspace('activities-other');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'activities');
+  const other = useWorkspace(t, 'activities-other');
 
   const { get, post, patch, del, objectId } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);

@@ -1,18 +1,11 @@
 import { RevokeTokenUseCase } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('authentication and scopes', () => {
-  let t: TestApp;
-  let acme: TestWorkspace;
-  let globex: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    acme = await t.createWorkspace('acme');
-    globex = await t.createWorkspace('globex');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const acme = useWorkspace(t, 'acme');
+  const globex = useWorkspace(t, 'globex');
 
   const expectAuthError = (body: Record<string, unknown>, status: number) =>
     expect(body).toEqual({ status_code: status, type: 'auth_error', code: 'unauthorized', message: expect.any(String) });

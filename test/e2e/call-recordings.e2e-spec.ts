@@ -1,13 +1,13 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /** Call recordings and transcripts under meetings; video URLs under the webhook target policy (private targets refused here). */
 describe('call recordings', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+  const ws = useWorkspace(t, 'calls');
+  const other = useWorkspace(t, 'calls-other');
   let meetingId: string;
   let theirMeetingId: string;
   const PUBLIC_VIDEO = 'https://93.184.215.14/calls/42.mp4';
@@ -41,13 +41,9 @@ describe('call recordings', () => {
   const recordings = (id = meetingId) => `/v2/meetings/${id}/call_recordings`;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
-    ws = await t.createWorkspace('calls');
-    other = await t.createWorkspace('calls-other');
     meetingId = await meeting(ws.token);
     theirMeetingId = await meeting(other.token);
   });
-  afterAll(() => t.close());
 
   it('creates a recording with a transcript and a video URL, reads it back and records call-recording.created', async () => {
     const created = (await post(recordings(), { data: { video_url: PUBLIC_VIDEO, transcript: [segment(0, 'Welcome'), segment(1, 'Let us talk pricing')] } }).expect(200)).body.data;

@@ -1,12 +1,12 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('threads and comments', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'comments');
+  const other = useWorkspace(t, 'comments-other');
   let personId: string;
   let peopleObjectId: string;
   let listId: string;
@@ -15,9 +15,6 @@ describe('threads and comments', () => {
   let theirPersonId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('comments');
-    other = await t.createWorkspace('comments-other');
     personId = await createRecord('people', { email_addresses: ['grace@example.com'] });
     peopleObjectId = await objectId('people');
     listId = (await post('/v2/lists', { data: { name: 'Hiring', api_slug: 'hiring', parent_object: 'people', workspace_access: 'full-access', workspace_member_access: [] } }).expect(200)).body.data.id.list_id;
@@ -25,7 +22,6 @@ describe('threads and comments', () => {
     adaId = await t.createMember(ws.workspaceId, 'ada@comments.test');
     theirPersonId = await createRecord('people', { email_addresses: ['x@other.example'] }, other.token);
   });
-  afterAll(() => t.close());
 
   const { get, post, del, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);

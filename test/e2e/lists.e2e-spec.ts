@@ -1,11 +1,11 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('lists and entries', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'lists');
+  const other = useWorkspace(t, 'lists-other');
   let acme: string;
   let globex: string;
   let ada: string;
@@ -15,16 +15,12 @@ describe('lists and entries', () => {
     Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM event_outbox WHERE workspace_id = $1 AND event_type = $2`, [ws.workspaceId, type]))[0].n);
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('lists');
-    other = await t.createWorkspace('lists-other');
     const company = async (name: string, domain: string) =>
       (await t.http().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name, domains: [domain] } } }).expect(200)).body.data.id.record_id;
     acme = await company('Acme', 'acme.com');
     globex = await company('Globex', 'globex.com');
     ada = (await t.http().post('/v2/objects/people/records').set(as()).send({ data: { values: { name: 'Ada' } } }).expect(200)).body.data.id.record_id;
   });
-  afterAll(() => t.close());
 
   it('creates, lists, gets and patches a list', async () => {
     const created = await t.http().post('/v2/lists').set(as()).send({ data: { name: 'Pipeline', api_slug: 'pipeline', parent_object: 'companies' } }).expect(200);

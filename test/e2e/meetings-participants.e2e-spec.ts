@@ -1,18 +1,12 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /** POST /v2/meetings finds or creates the people (and companies) of participants with an email. */
 describe('meetings: participants become people', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('meeting-people');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'meeting-people');
 
   const { get, post, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);

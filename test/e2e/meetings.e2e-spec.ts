@@ -1,19 +1,13 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
+import type { TestWorkspace } from '../support/test-app';
 
 describe('meetings', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('meetings');
-    other = await t.createWorkspace('meetings-other');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'meetings');
+  const other = useWorkspace(t, 'meetings-other');
 
   const { get, post, createRecord } = bearerRequests(() => t, () => ws.token);
 

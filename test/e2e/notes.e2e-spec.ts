@@ -1,25 +1,22 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
+import type { TestWorkspace } from '../support/test-app';
 
 describe('notes', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'notes');
+  const other = useWorkspace(t, 'notes-other');
   let personId: string;
   let companyId: string;
   let peopleObjectId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('notes');
-    other = await t.createWorkspace('notes-other');
     personId = await createRecord('people', { email_addresses: ['grace@example.com'] });
     companyId = await createRecord('companies', { name: 'Acme' });
     peopleObjectId = await objectId('people');
   });
-  afterAll(() => t.close());
 
   const { get, post, patch, del, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const events = async (workspaceId: string, noteId: string) =>

@@ -1,11 +1,11 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe("record entries, record search and entry value history", () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'links');
+  const other = useWorkspace(t, 'links-other');
   let peopleObjectId: string;
   let companiesObjectId: string;
   const people: Record<string, string> = {};
@@ -19,9 +19,6 @@ describe("record entries, record search and entry value history", () => {
     (await post('/v2/objects/people/records', { data: { values } }, token).expect(200)).body.data.id.record_id as string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('links');
-    other = await t.createWorkspace('links-other');
     peopleObjectId = await objectId('people');
     companiesObjectId = await objectId('companies');
     people.ada = await person({ name: [{ first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }], email_addresses: ['ada@analytical.example'], phone_numbers: ['+44 20 7946 0018'] });
@@ -34,7 +31,6 @@ describe("record entries, record search and entry value history", () => {
     await post('/v2/lists/hiring/attributes', { data: { title: 'Stage', api_slug: 'stage', type: 'text', description: '', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
     theirPersonId = await person({ name: [{ first_name: 'Ada', last_name: 'Other', full_name: 'Ada Other' }], email_addresses: ['ada@other.example'] }, other.token);
   });
-  afterAll(() => t.close());
 
   describe('GET /v2/objects/{object}/records/{record_id}/entries', () => {
     it("lists the record's entries in every list, oldest first, with limit/offset", async () => {

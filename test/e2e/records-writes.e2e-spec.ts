@@ -1,7 +1,7 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * The write side of the record engine, requirement by requirement (issues 4 and 5 against the
@@ -10,9 +10,9 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  */
 describe('record writes (e2e)', () => {
   const BASE_URL = 'https://crm.example.test';
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp({ env: { BASE_URL } });
+  const ws = useWorkspace(t, 'writes');
+  const other = useWorkspace(t, 'writes-other');
 
   const { get, post, put, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => t.app.get(DataSource).query(text, params);
@@ -43,9 +43,6 @@ describe('record writes (e2e)', () => {
   const values = async (object: string, recordId: string) => (await get(`/v2/objects/${object}/records/${recordId}`).expect(200)).body.data.values;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { BASE_URL } });
-    ws = await t.createWorkspace('writes');
-    other = await t.createWorkspace('writes-other');
     await post('/v2/objects', { data: { api_slug: 'ledgers', singular_noun: 'Ledger', plural_noun: 'Ledgers' } }).expect(200);
     await attribute('amount', 'currency', { config: { currency: { default_currency_code: 'JPY', display_type: 'code' } } });
     await attribute('code', 'text', { is_unique: true });
@@ -57,7 +54,6 @@ describe('record writes (e2e)', () => {
     for (const title of ['a', 'b', 'c']) await post('/v2/objects/ledgers/attributes/tags/options', { data: { title } }).expect(200);
     for (const title of ['Open', 'Closed']) await post('/v2/objects/ledgers/attributes/phase/statuses', { data: { title } }).expect(200);
   });
-  afterAll(() => t.close());
 
   describe('record response', () => {
     it('builds web_url from BASE_URL, the workspace slug, the object slug and the record id', async () => {

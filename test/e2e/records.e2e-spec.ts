@@ -1,19 +1,12 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearer, bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('record engine: objects, attributes, records', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('records');
-    other = await t.createWorkspace('records-other');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'records');
+  const other = useWorkspace(t, 'records-other');
 
   const { get, post, put, patch, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const outboxCount = async (eventType: string) =>

@@ -1,12 +1,13 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
+import type { TestWorkspace } from '../support/test-app';
 
 describe('tasks', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'tasks');
+  const other = useWorkspace(t, 'tasks-other');
   let personId: string;
   let companyId: string;
   let peopleObjectId: string;
@@ -16,9 +17,6 @@ describe('tasks', () => {
   let theirMemberId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('tasks');
-    other = await t.createWorkspace('tasks-other');
     personId = await createRecord('people', { email_addresses: ['grace@example.com'] });
     companyId = await createRecord('companies', { name: 'Acme' });
     peopleObjectId = await objectId('people');
@@ -27,7 +25,6 @@ describe('tasks', () => {
     theirPersonId = await createRecord('people', { email_addresses: ['x@other.example'] }, other.token);
     theirMemberId = await t.createMember(other.workspaceId, 'eve@other.test');
   });
-  afterAll(() => t.close());
 
   const { get, post, patch, del, createRecord, objectId } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
