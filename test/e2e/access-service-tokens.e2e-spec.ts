@@ -1,7 +1,8 @@
 import { MemberProvisioning } from '@workbase/access';
 import { ALL_SCOPES, SCOPES } from '@workbase/shared/kernel';
 import { type Body, GROUP, PATCH, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
+import type { TestWorkspace } from '../support/test-app';
 
 /**
  * Issue 16.1 and 20.1: workspace API tokens are service credentials of the workspace that no member
@@ -9,17 +10,14 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  * an admin member or a service token; no token raises its own member's level.
  */
 describe('service tokens, member tokens and who may change access', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'service-tokens');
   let service: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('service-tokens');
     service = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
     await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'service-tokens.test');
   });
-  afterAll(() => t.close());
 
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });
   const self = async (token: string) => (await t.http().get('/v2/self').set(as(token)).expect(200)).body as Body;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * "Bad input is a 400 naming the field, never a 500": random values for every attribute type of an
@@ -7,16 +7,14 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  * A counterexample is printed by fast-check with its seed, so a failure can be replayed.
  */
 describe('activity records: generated input never causes a 500', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'activities-fuzz');
   const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
   const slugs = ['timestamp', 'linked_records', 'participants', 'direction', 'subject', 'from_email_address', 'to_email_addresses', 'amount', 'external_id', 'score', 'due', 'done', 'place', 'site', 'owner', 'company', 'kinds'];
 
   const post = (path: string, body: unknown) => t.http().post(path).set({ Authorization: `Bearer ${ws.token}` }).send(body as object);
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('activities-fuzz');
     await post('/v2/activities', { data: { api_slug: 'acme_emails', singular_noun: 'Email', plural_noun: 'Emails', extends: 'emails' } }).expect(200);
     const custom: Array<[string, string, object]> = [
       ['amount', 'currency', { config: { currency: { default_currency_code: 'EUR', display_type: 'code' } } }],
@@ -37,7 +35,6 @@ describe('activity records: generated input never causes a 500', () => {
     await post('/v2/objects/people/records', { data: { values: { name: 'Lovelace, Ada', email_addresses: ['ada@example.com'], job_title: 'Analyst' } } }).expect(200);
     await post('/v2/activities/acme_emails/records', { data: { values: { timestamp: '2026-01-01T00:00:00Z', subject: 'Hello', kinds: ['Cold'] } } }).expect(200);
   });
-  afterAll(() => t.close());
 
   const scalar = fc.oneof(
     fc.string({ maxLength: 12 }),

@@ -1,16 +1,10 @@
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /** One issuer, BASE_URL, in the OAuth metadata, /v2/self and /oauth/introspect. */
 describe('issuer', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
   const baseUrl = 'https://crm.example.test:8443';
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { BASE_URL: `${baseUrl}/` } });
-    ws = await t.createWorkspace('issuer');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { BASE_URL: `${baseUrl}/` } });
+  const ws = useWorkspace(t, 'issuer');
 
   it('is BASE_URL (without a trailing slash) in the metadata, /v2/self and introspection alike', async () => {
     const metadata = (await t.http().get('/.well-known/oauth-authorization-server').expect(200)).body;

@@ -1,16 +1,10 @@
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /** `external_ref` on meeting create: accepted, stored and returned, never matched. */
 describe('meetings: external_ref', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('meetings-ref');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'meetings-ref');
 
   const post = (body: object) => t.http().post('/v2/meetings').set('Authorization', `Bearer ${ws.token}`).send(body);
   const get = (path: string) => t.http().get(path).set('Authorization', `Bearer ${ws.token}`);

@@ -1,22 +1,19 @@
 import { WorkspaceLookup } from '@workbase/access';
 import { WorkspaceMemberRepository } from '../../libs/access/src/infrastructure/workspace-member.repository';
 import { WorkspaceRepository } from '../../libs/access/src/infrastructure/workspace.repository';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * Repositories hand out plain data, never TypeORM entity instances (the dependency check keeps
  * entity types inside infrastructure; this checks the values at run time).
  */
 describe('ORM entities stay behind the repositories', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t);
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace();
     await t.createMember(ws.workspaceId, 'plain@example.com', 'member', 'a long enough password');
   });
-  afterAll(() => t.close());
 
   const isPlain = (value: unknown) => Object.getPrototypeOf(value) === Object.prototype;
 

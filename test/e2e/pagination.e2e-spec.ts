@@ -1,5 +1,5 @@
 import { MAX_OFFSET } from '@workbase/shared/http';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * Limit/offset pagination across every endpoint that has it (spec, Pagination): start at offset 0,
@@ -9,18 +9,15 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  * list reads its `limit` just as strictly.
  */
 describe('limit/offset pagination on every endpoint', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'paging');
   let personId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('paging');
     personId = (await post('/v2/objects/people/records', { data: { values: { email_addresses: ['paging@example.com'] } } }).expect(200)).body.data.id.record_id;
     await post('/v2/lists', { data: { name: 'Pipeline', api_slug: 'pipeline', parent_object: 'companies' } }).expect(200);
     await post('/v2/activities', { data: { api_slug: 'paging_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } }).expect(200);
   });
-  afterAll(() => t.close());
 
   const as = () => ({ Authorization: `Bearer ${ws.token}` });
   function post(path: string, body: object) {

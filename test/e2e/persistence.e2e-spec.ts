@@ -1,18 +1,16 @@
 import { Client } from 'pg';
 import { ensureDatabase, TransactionRunner } from '@workbase/shared/persistence';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/suite';
 
 describe('TransactionRunner on the real pool', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let transactions: TransactionRunner;
   const level = async () => ((await transactions.manager().query('SHOW transaction_isolation')) as { transaction_isolation: string }[])[0].transaction_isolation;
   const txid = async () => ((await transactions.manager().query('SELECT pg_current_xact_id()::text AS id')) as { id: string }[])[0].id;
 
   beforeAll(async () => {
-    t = await startTestApp();
     transactions = t.app.get(TransactionRunner);
   });
-  afterAll(() => t.close());
 
   it('runs READ COMMITTED by default, and the level asked for otherwise', async () => {
     expect(await transactions.run(level)).toBe('read committed');

@@ -1,21 +1,19 @@
 import { PostgresRateLimitStore } from '../../libs/shared/http/src/rate-limit.store';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/suite';
 
 /**
  * The shared rate-limit store on a real PostgreSQL: several stores stand for several API
  * processes (each has its own memory and leases), one database holds the count.
  */
 describe('PostgresRateLimitStore (leased budgets)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let dataSource: DataSource;
   const WINDOW_MS = 1000;
 
   beforeAll(async () => {
-    t = await startTestApp();
     dataSource = t.app.get(DataSource);
   });
-  afterAll(() => t.close());
 
   /** A store whose every statement goes through `around` (which runs it), standing for one process. */
   function storeAround(around: (query: () => Promise<unknown>) => Promise<unknown>): PostgresRateLimitStore {

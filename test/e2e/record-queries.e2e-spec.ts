@@ -1,8 +1,8 @@
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('record queries, references and assert', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'queries');
   const people: Record<string, string> = {};
   const companies: Record<string, string> = {};
 
@@ -24,8 +24,6 @@ describe('record queries, references and assert', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('queries');
     await t.http().post('/v2/objects/companies/attributes').set(as())
       .send({ data: { title: 'Employees', api_slug: 'employees', type: 'number', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
     await t.http().post('/v2/objects/companies/attributes').set(as())
@@ -44,7 +42,6 @@ describe('record queries, references and assert', () => {
     people.grace = await create('people', { name: 'Hopper, Grace', email_addresses: ['grace@globex.com', 'gh@navy.mil'], job_title: 'Admiral', company: [{ target_object: 'companies', target_record_reference: { attribute: 'name', value: 'Globex' } }] });
     people.linus = await create('people', { name: 'Torvalds, Linus', email_addresses: ['linus@kernel.org'], job_title: 'Maintainer' });
   });
-  afterAll(() => t.close());
 
   describe('operators per type', () => {
     it('text: shorthand, $eq, $in, $contains, $starts_with, $ends_with (case-insensitive matching)', async () => {

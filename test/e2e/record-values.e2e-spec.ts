@@ -1,13 +1,13 @@
 import fc from 'fast-check';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * Every type's accepted write formats and refused ones, over HTTP on a real database. Property
  * runs (fast-check) check that valid inputs round-trip and invalid ones are a 400 that changes nothing.
  */
 describe('attribute value formats', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'values');
   let recordId: string;
   let companyId: string;
 
@@ -39,8 +39,6 @@ describe('attribute value formats', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('values');
     await t.http().post('/v2/objects').set(as()).send({ data: { api_slug: 'specimens', singular_noun: 'Specimen', plural_noun: 'Specimens' } }).expect(200);
     await attribute('text', 'text');
     await attribute('number', 'number');
@@ -67,7 +65,6 @@ describe('attribute value formats', () => {
     recordId = (await t.http().post('/v2/objects/specimens/records').set(as()).send({ data: { values: {} } }).expect(200)).body.data.id.record_id;
     companyId = (await t.http().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'Initech', domains: ['initech.com'] } } }).expect(200)).body.data.id.record_id;
   });
-  afterAll(() => t.close());
 
   describe('currency, to the letter of the spec', () => {
     it('accepts a number, an integer, a numeric string and {currency_value}, bare or in a one-element array, all equivalent', async () => {

@@ -4,7 +4,7 @@ import { RecordService } from '../../libs/records/src/application/record.service
 import { writeScope } from '../../libs/records/src/domain/write-scope';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 type Row = Record<string, unknown>;
 
@@ -15,14 +15,8 @@ type Row = Record<string, unknown>;
  * 4xx, never a 500.
  */
 describe('record engine integrity (e2e)', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('integrity');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'integrity');
 
   const as = (token = ws.token) => ({ Authorization: `Bearer ${token}` });
   const get = (path: string) => t.http().get(path).set(as());

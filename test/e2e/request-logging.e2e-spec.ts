@@ -3,7 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../apps/api/src/app.factory';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/suite';
+import type { TestApp } from '../support/test-app';
 
 interface LogLine {
   readonly level: number;
@@ -27,14 +28,12 @@ async function appLoggingAt(t: TestApp, level: string): Promise<{ app: NestExpre
 }
 
 describe('request logs', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
     token = (await t.createWorkspace()).token;
   });
-  afterAll(() => t.close());
 
   it('at info, logs failures with their request id, never successes, query strings or tokens', async () => {
     const { app, lines } = await appLoggingAt(t, 'info');

@@ -3,7 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from '../../libs/shared/http/src/metadata';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
+import type { TestApp } from '../support/test-app';
 
 /** A handler that forgot its access declaration: the guard must close it. */
 @Controller('v2/undeclared-probe')
@@ -58,16 +59,13 @@ function registeredRoutes(t: TestApp): Route[] {
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 describe('route access declarations', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp({ imports: [UndeclaredProbeModule] });
+  const ws = useWorkspace(t);
   let routes: Route[];
 
   beforeAll(async () => {
-    t = await startTestApp({ imports: [UndeclaredProbeModule] });
-    ws = await t.createWorkspace();
     routes = registeredRoutes(t).filter((route) => route.controller !== UndeclaredProbeController.name);
   });
-  afterAll(() => t.close());
 
   it('finds the routes of every context', () => {
     const prefixes = new Set(routes.map((route) => route.path.split('/').slice(0, 3).join('/')));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MemberProvisioning } from '@workbase/access';
 import { ENTERPRISE, GROUP, LIST, PATCH, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 const AD_GROUP = 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group';
 
@@ -14,8 +14,8 @@ const AD_GROUP = 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM
  * re-create, and groups. The token is the workspace's service token.
  */
 describe('Microsoft Entra ID validator sequence', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'entra-validator');
   let token: string;
   const guid = randomUUID();
   const userName = `Test_User_${guid}`;
@@ -25,12 +25,9 @@ describe('Microsoft Entra ID validator sequence', () => {
   let managerId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('entra-validator');
     token = await t.tokenFor(ws.workspaceId, ['user_management:read-write']);
     await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'contoso.example');
   });
-  afterAll(() => t.close());
 
   const entra = () => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' });
   const filter = (expression: string) => t.http().get('/scim/v2/Users').query({ filter: expression }).set(entra()).expect(200);

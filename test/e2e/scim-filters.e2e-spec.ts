@@ -1,7 +1,7 @@
 import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ERROR, GROUP, PATCH, SEARCH, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * The SCIM filter language (RFC 7644 §3.4.2.2) end to end: each expression goes over HTTP, is
@@ -138,8 +138,8 @@ const GROUP_FILTERS: ReadonlyArray<readonly [string, Expected]> = [
 ];
 
 describe('SCIM filters (RFC 7644 §3.4.2.2) over real data', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'scim-filters');
   let token: string;
   const ids = new Map<string, string>();
   const names = new Map<string, string>();
@@ -151,8 +151,6 @@ describe('SCIM filters (RFC 7644 §3.4.2.2) over real data', () => {
   const fill = (filter: string) => filter.replace(/\{(\w+)\}/g, (_, key: string) => ids.get(key)!);
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('scim-filters');
     token = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
     await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'acme.example');
     const admin = (await t.http().get('/scim/v2/Users').set(headers()).expect(200)).body.Resources[0];
@@ -183,7 +181,6 @@ describe('SCIM filters (RFC 7644 §3.4.2.2) over real data', () => {
     await group('Sales', [bob.id]);
     await group('Empty team', []);
   });
-  afterAll(() => t.close());
 
   it(`has a table of at least 40 expressions (${USER_FILTERS.length + GROUP_FILTERS.length})`, () => {
     expect(USER_FILTERS.length + GROUP_FILTERS.length).toBeGreaterThanOrEqual(40);

@@ -1,20 +1,17 @@
 import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ERROR, GROUP, LIST, PATCH, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'scim-interop');
   let scim: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('scim-interop');
     scim = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
     await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'okta.example');
   });
-  afterAll(() => t.close());
 
   const auth = { Authorization: '' };
   const okta = () => ({ Authorization: `Bearer ${scim}`, 'User-Agent': 'Okta SCIM Client 1.0.0', Accept: 'application/scim+json' });

@@ -3,7 +3,7 @@ import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { COMMANDS } from '../../apps/cli/src/commands';
 import { type Body, expectScimError, GROUP, PATCH, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * SCIM Users and Groups as the spec's state table, PATCH body table and group rules describe them:
@@ -11,8 +11,8 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  * the CLI that verifies a domain, and the `workspace-member.created` event.
  */
 describe('SCIM states, transitions, PATCH rules and groups', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'scim-states');
   let token: string;
 
   const h = () => ({ Authorization: `Bearer ${token}` });
@@ -29,12 +29,9 @@ describe('SCIM states, transitions, PATCH rules and groups', () => {
   const tokenWorks = async (bearer: string) => (await t.http().get('/scim/v2/Schemas').set({ Authorization: `Bearer ${bearer}` })).status;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('scim-states');
     token = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
     await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'corp.example');
   });
-  afterAll(() => t.close());
 
   describe('creation: verified domain → active member (with event), otherwise a pending invite', () => {
     it('a verified-domain user is an active member at once and workspace-member.created is in the outbox', async () => {

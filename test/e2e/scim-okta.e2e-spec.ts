@@ -1,6 +1,6 @@
 import { CreateWorkspaceUseCase, MemberProvisioning } from '@workbase/access';
 import { ERROR, LIST, USER } from '../support/scim';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/suite';
 
 /**
  * Okta's "SCIM 2.0 SPEC Test" (Runscope suite, Okta-SCIM-20-SPEC-Test.json), its 12 steps in order
@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * workspace's service token, as `token:create` issues it.
  */
 describe('Okta SCIM 2.0 SPEC test, step by step', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let token: string;
   const random = Math.random().toString(36).slice(2, 10);
   const randomEmail = `okta.${random}@okta-spec.example`;
@@ -18,7 +18,6 @@ describe('Okta SCIM 2.0 SPEC test, step by step', () => {
   let idUserOne: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
     // As `workspace:create --admin-first-name Ada --admin-last-name Admin` makes it.
     const ws = await t.app
       .get(CreateWorkspaceUseCase)
@@ -33,7 +32,6 @@ describe('Okta SCIM 2.0 SPEC test, step by step', () => {
       .send({ schemas: [USER], userName: 'first.user@okta-spec.example', name: { givenName: 'First', familyName: 'User' }, emails: [{ value: 'first.user@okta-spec.example', primary: true, type: 'work' }] })
       .expect(201);
   });
-  afterAll(() => t.close());
 
   const get = () => ({ Authorization: `Bearer ${token}`, Accept: 'application/scim+json', 'Content-Type': 'application/scim+json; charset=utf-8', 'User-Agent': 'OKTA SCIM Integration' });
   const post = () => ({ Authorization: `Bearer ${token}`, Accept: 'application/scim+json', 'Content-Type': 'application/json', 'User-Agent': 'OKTA SCIM Integration' });

@@ -3,7 +3,8 @@ import { RevokeTokenUseCase } from '@workbase/access';
 import { Public } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { type Body, expectScimError, GROUP, LIST, PATCH, SCHEMA, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
+import type { TestApp } from '../support/test-app';
 
 type Res = { status: number; body: Body; headers: Record<string, string>; text: string };
 
@@ -31,8 +32,8 @@ const nullsIn = (value: unknown, path = '$'): string[] =>
         : [];
 
 describe('SCIM protocol: discovery, paging, projection, media types, errors, scopes, isolation', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp({ imports: [ScimFailingProbeModule], env: { BODY_LIMIT: '8kb' } });
+  const ws = useWorkspace(t, 'scim-protocol');
   let token: string;
   let userIds: string[];
   let groupId: string;
@@ -40,8 +41,6 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
   const h = () => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    t = await startTestApp({ imports: [ScimFailingProbeModule], env: { BODY_LIMIT: '8kb' } });
-    ws = await t.createWorkspace('scim-protocol');
     token = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
     // 105 users in all (the admin plus 104), to page past the cap of 100.
     userIds = [(await t.http().get('/scim/v2/Users?count=1').set(h()).expect(200)).body.Resources[0].id];
@@ -56,7 +55,6 @@ describe('SCIM protocol: discovery, paging, projection, media types, errors, sco
     }
     groupId = (await t.http().post('/scim/v2/Groups').set(h()).send({ schemas: [GROUP], displayName: 'Paged', members: [{ value: userIds[1] }, { value: userIds[2] }] }).expect(201)).body.id;
   });
-  afterAll(() => t.close());
 
   describe('discovery', () => {
     it('GET /Schemas: a ListResponse of the User, EnterpriseUser and Group schemas (totalResults 3) with full attribute descriptions and no nulls', async () => {

@@ -1,21 +1,18 @@
 import { MemberProvisioning } from '@workbase/access';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { type Body, ENTERPRISE, expectScimError, GROUP, PATCH, USER } from '../support/scim';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /** The RFC 7643/7644 rules of issue 16, one by one. */
 describe('SCIM RFC rules', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'scim-rfc');
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('scim-rfc');
     token = await t.tokenFor(ws.workspaceId, ['user_management:read-write']);
     await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'rfc.example');
   });
-  afterAll(() => t.close());
 
   const h = () => ({ Authorization: `Bearer ${token}` });
   let counter = 0;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * Issue 20, item 4: generated bodies on every write and query endpoint are answered with a 2xx or
@@ -9,8 +9,8 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-
  * replays; fast-check prints the counterexample. FUZZ_RUNS scales the runs per endpoint.
  */
 describe('generated input on every write and query endpoint', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'security-fuzz');
   let db: DataSource;
   let countsSql: string;
   const ids: Record<string, string> = {};
@@ -24,8 +24,6 @@ describe('generated input on every write and query endpoint', () => {
   const VOLATILE = new Set(['request_rate_windows', 'record_query_statistics', 'oauth_sign_in_failures', 'webhook_target_rate_buckets', 'migrations']);
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('security-fuzz');
     db = t.app.get(DataSource);
     const tables: Array<{ table_name: string }> = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`);
     countsSql = `SELECT ${tables.filter((row) => !VOLATILE.has(row.table_name)).map((row) => `(SELECT count(*) FROM "${row.table_name}") AS "${row.table_name}"`).join(', ')}`;
@@ -53,7 +51,6 @@ describe('generated input on every write and query endpoint', () => {
     ids.user = (await t.http().post('/scim/v2/Users').set('Authorization', `Bearer ${ws.token}`).set('Content-Type', 'application/scim+json')
       .send(JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'grace@example.com' })).expect(201)).body.id;
   });
-  afterAll(() => t.close());
 
   const FIELDS = [
     'api_slug', 'singular_noun', 'plural_noun', 'title', 'type', 'is_required', 'is_unique', 'is_multiselect', 'is_archived', 'config', 'default_value', 'relationship',

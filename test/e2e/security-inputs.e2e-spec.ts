@@ -1,9 +1,9 @@
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /** Issue 20, item 4: inputs that reached a 500 are 4xx in the documented error shape, naming the problem. */
 describe('malformed bodies and deep nesting are 400s', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp();
+  const ws = useWorkspace(t, 'inputs');
   let optionId: string;
   let statusId: string;
 
@@ -11,8 +11,6 @@ describe('malformed bodies and deep nesting are 400s', () => {
     t.http()[method](path).set('Authorization', `Bearer ${ws.token}`).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
 
   beforeAll(async () => {
-    t = await startTestApp();
-    ws = await t.createWorkspace('inputs');
     await send('post', '/v2/objects', { data: { api_slug: 'gadgets', singular_noun: 'Gadget', plural_noun: 'Gadgets' } }).expect(200);
     await send('post', '/v2/objects/gadgets/attributes', { data: { title: 'Kind', api_slug: 'kind', type: 'select', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
     await send('post', '/v2/objects/gadgets/attributes', { data: { title: 'Phase', api_slug: 'phase', type: 'status', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
@@ -20,7 +18,6 @@ describe('malformed bodies and deep nesting are 400s', () => {
     statusId = (await send('post', '/v2/objects/gadgets/attributes/phase/statuses', { data: { title: 'Draft' } }).expect(200)).body.data.id.status_id;
     await send('post', '/v2/lists', { data: { name: 'Pipeline', api_slug: 'pipeline', parent_object: 'companies', workspace_access: 'full-access', workspace_member_access: [] } }).expect(200);
   });
-  afterAll(() => t.close());
 
   const expect400 = (body: Record<string, unknown>, mentions: RegExp) => {
     expect(body).toEqual({ status_code: 400, type: 'invalid_request_error', code: expect.any(String), message: expect.stringMatching(mentions) });

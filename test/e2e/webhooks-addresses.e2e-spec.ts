@@ -1,5 +1,5 @@
 import { REFUSED_SPELLINGS } from '../../libs/webhooks/src/domain/target-policy.fixture';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
  * Every spelling of a refused address, at creation and at update, through the API: a 400 in the
@@ -10,14 +10,8 @@ describe.each([
   ['refused', false],
   ['allowed', true],
 ])('webhook target addresses with private targets %s (e2e)', (_, allowPrivate) => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: String(allowPrivate) } });
-    ws = await t.createWorkspace();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: String(allowPrivate) } });
+  const ws = useWorkspace(t);
 
   const create = (targetUrl: string) =>
     t
