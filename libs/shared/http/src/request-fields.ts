@@ -5,26 +5,31 @@ import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, ValidateNested }
 import { NoNulCharacters } from './reject-nul.pipe';
 import { NamesAFieldToChange } from './validation.pipe';
 
+/**
+ * Property decorators applied as the same stack written above a property would be: the last one
+ * first. class-validator then checks in that stack's order, so the first failure it reports (and its
+ * message) is the stack's.
+ */
+function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...decorators.reverse());
+}
+
 /** The `data` of a wrapped request body (`{ "data": {...} }`): a required object, validated as `type`. */
 export function BodyData(type: Type<object>): PropertyDecorator {
-  return applyDecorators(ApiProperty({ type }), IsDefined(), IsObject(), ValidateNested(), TransformTo(() => type));
+  return stacked(ApiProperty({ type }), IsDefined(), IsObject(), ValidateNested(), TransformTo(() => type));
 }
 
 /** The `data` of a wrapped update body: a required object naming at least one field to change, validated as `type`. */
 export function BodyChanges(type: Type<object>): PropertyDecorator {
-  return applyDecorators(ApiProperty({ type }), IsDefined(), NamesAFieldToChange(), ValidateNested(), TransformTo(() => type));
+  return stacked(ApiProperty({ type }), IsDefined(), NamesAFieldToChange(), ValidateNested(), TransformTo(() => type));
 }
 
-/**
- * A required text field that names something (a slug or UUID, a name, an address): a non-empty string
- * without NUL characters. Applied bottom-up, as the stack `@NoNulCharacters() @IsString() @IsNotEmpty()`
- * is, so that class-validator checks (and reports the first failure) in that stack's order.
- */
+/** A required text field that names something (a slug or UUID, a name, an address): a non-empty string without NUL characters. */
 export function NonEmptyText(doc?: ApiPropertyOptions): PropertyDecorator {
-  return applyDecorators(IsNotEmpty(), IsString(), NoNulCharacters(), ApiProperty(doc));
+  return stacked(ApiProperty(doc), NoNulCharacters(), IsString(), IsNotEmpty());
 }
 
 /** `NonEmptyText`, optional: absent (or null) is no value. */
 export function OptionalNonEmptyText(doc?: ApiPropertyOptions): PropertyDecorator {
-  return applyDecorators(IsNotEmpty(), IsString(), IsOptional(), NoNulCharacters(), ApiPropertyOptional(doc));
+  return stacked(ApiPropertyOptional(doc), NoNulCharacters(), IsOptional(), IsString(), IsNotEmpty());
 }
