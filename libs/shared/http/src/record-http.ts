@@ -1,9 +1,7 @@
 import { ParseUUIDPipe } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
-import { IsUUID } from 'class-validator';
 import { type Actor, NotFoundError } from '@workbase/shared/kernel';
 import type { AuthContext } from './auth-context';
-import { NonEmptyText } from './request-fields';
+import { NonEmptyText, Uuid } from './request-fields';
 
 /** The `{}` answered by deletes. */
 export class EmptyResponse {}
@@ -21,7 +19,6 @@ export class RecordRefInput {
   @NonEmptyText({ description: 'Object slug or UUID', example: 'people' })
   object!: string;
 
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @Uuid()
   record_id!: string;
 }

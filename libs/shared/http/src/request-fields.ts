@@ -1,7 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformTo } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { NoNulCharacters } from './reject-nul.pipe';
 import { NamesAFieldToChange } from './validation.pipe';
 
@@ -32,4 +32,14 @@ export function NonEmptyText(doc?: ApiPropertyOptions): PropertyDecorator {
 /** `NonEmptyText`, optional: absent (or null) is no value. */
 export function OptionalNonEmptyText(doc?: ApiPropertyOptions): PropertyDecorator {
   return stacked(ApiPropertyOptional(doc), NoNulCharacters(), IsOptional(), IsString(), IsNotEmpty());
+}
+
+/** A required UUID field. */
+export function Uuid(description?: string): PropertyDecorator {
+  return stacked(ApiProperty(description === undefined ? { format: 'uuid' } : { format: 'uuid', description }), IsUUID());
+}
+
+/** An optional UUID field. */
+export function OptionalUuid(description: string): PropertyDecorator {
+  return stacked(ApiPropertyOptional({ format: 'uuid', description }), IsOptional(), IsUUID());
 }

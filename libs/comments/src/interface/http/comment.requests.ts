@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, RecordRefInput } from '@workbase/shared/http';
+import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, RecordRefInput, Uuid } from '@workbase/shared/http';
 
 /** The threads list's page size (reference API: default 10, max 50). */
 export const THREADS_PAGE = { default: 10, max: 50 } as const;
@@ -11,8 +11,7 @@ export class CommentAuthorInput {
   @IsIn(['workspace-member'])
   type!: 'workspace-member';
 
-  @ApiProperty({ format: 'uuid', description: 'A workspace member of this workspace' })
-  @IsUUID()
+  @Uuid('A workspace member of this workspace')
   id!: string;
 }
 
@@ -20,8 +19,7 @@ export class CommentEntryInput {
   @NonEmptyText({ description: 'List slug or UUID', example: 'sales' })
   list!: string;
 
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @Uuid()
   entry_id!: string;
 }
 
@@ -48,9 +46,7 @@ export class CommentCreateData {
   @IsString()
   created_at?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Reply in this thread. Exactly one of thread_id, record, entry' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('Reply in this thread. Exactly one of thread_id, record, entry')
   thread_id?: string;
 
   @ApiPropertyOptional({ type: RecordRefInput, description: 'Open a thread on this record' })
@@ -77,17 +73,13 @@ export class ListThreadsQuery extends OffsetPaginationQuery {
   @LimitQueryParam({ max: THREADS_PAGE.max, default: THREADS_PAGE.default })
   limit?: number;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Threads on this record; with `object`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('Threads on this record; with `object`')
   record_id?: string;
 
   @OptionalNonEmptyText({ description: 'Object slug or UUID; with `record_id`' })
   object?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Threads on this list entry; with `list`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('Threads on this list entry; with `list`')
   entry_id?: string;
 
   @OptionalNonEmptyText({ description: 'List slug or UUID; with `entry_id`' })

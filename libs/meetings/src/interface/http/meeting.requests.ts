@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters, OptionalNonEmptyText, RecordRefInput, toBoolean } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters, OptionalNonEmptyText, OptionalUuid, RecordRefInput, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
@@ -142,9 +142,7 @@ export class ListMeetingsQuery {
   @OptionalNonEmptyText({ description: 'Object slug or UUID; with `linked_record_id`' })
   linked_object?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'With `linked_object`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('With `linked_object`')
   linked_record_id?: string;
 
   @ApiPropertyOptional({ description: 'Comma-separated email addresses; meetings with any of them. ORed with the linked-record filter.' })

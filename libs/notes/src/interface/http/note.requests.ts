@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
-import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText } from '@workbase/shared/http';
+import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, Uuid } from '@workbase/shared/http';
 import type { NoteFormat } from '../../domain/note-content';
 
 const FORMATS: NoteFormat[] = ['plaintext', 'markdown'];
@@ -15,8 +15,7 @@ export class NoteCreateData {
   @NonEmptyText({ description: 'Object slug or UUID of the parent record', example: 'people' })
   parent_object!: string;
 
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @Uuid()
   parent_record_id!: string;
 
   @ApiProperty({ description: 'Plaintext title', example: 'Initial call' })
@@ -86,8 +85,6 @@ export class ListNotesQuery extends OffsetPaginationQuery {
   @OptionalNonEmptyText({ description: 'Object slug or UUID: only notes on records of this object' })
   parent_object?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only notes on this record; needs `parent_object`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('Only notes on this record; needs `parent_object`')
   parent_record_id?: string;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { LimitBodyField, LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { LimitBodyField, LimitQueryParam, OffsetPaginationQuery, OptionalUuid } from '@workbase/shared/http';
 
 /** Record entries page (reference API: default 100, max 1000). */
 export const RECORD_ENTRIES_PAGE = { default: 100, max: 1000 } as const;
@@ -18,9 +18,7 @@ export class SearchRequestAs {
   @IsIn(['workspace', 'workspace-member'])
   type!: 'workspace' | 'workspace-member';
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'With type `workspace-member`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('With type `workspace-member`')
   workspace_member_id?: string;
 
   @ApiPropertyOptional({ description: 'With type `workspace-member`, instead of workspace_member_id' })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, toBoolean } from '@workbase/shared/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, toBoolean, Uuid } from '@workbase/shared/http';
 import type { TaskSort } from '../../infrastructure/task.repository';
 
 /** The tasks list's page size (reference API: default 500). */
@@ -15,8 +15,7 @@ export class TaskLinkedRecordInput {
   @NonEmptyText({ description: 'Object slug or UUID', example: 'people' })
   target_object!: string;
 
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @Uuid()
   target_record_id!: string;
 }
 
@@ -26,9 +25,7 @@ export class TaskAssigneeInput {
   @IsIn(['workspace-member'])
   referenced_actor_type?: 'workspace-member';
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'A workspace member id; with `referenced_actor_type`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('A workspace member id; with `referenced_actor_type`')
   referenced_actor_id?: string;
 
   @OptionalNonEmptyText({ example: 'ada@example.com', description: 'Instead of the two fields above: the member with this email address' })
@@ -126,9 +123,7 @@ export class ListTasksQuery extends OffsetPaginationQuery {
   @OptionalNonEmptyText({ description: 'Object slug or UUID; with `linked_record_id`' })
   linked_object?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Tasks linked to this record; with `linked_object`' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid('Tasks linked to this record; with `linked_object`')
   linked_record_id?: string;
 
   @OptionalNonEmptyText({ description: 'A workspace member id or email address: tasks assigned to them; `null`: tasks assigned to nobody' })
