@@ -7,12 +7,22 @@ const toInt = ({ value }: { value: unknown }) => (value === undefined || value =
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
 
+/** Decorators applied as the same stack written above a property would be (the last one first), so that its messages keep their order. */
+function stack(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => [...decorators].reverse().forEach((decorator) => decorator(target, key));
+}
+
+/** An optional integer variable of at least `min` (and at most `max`). */
+const IntegerVar = (min: number, max?: number) => stack(IsOptional(), Transform(toInt), IsInt(), Min(min), ...(max === undefined ? [] : [Max(max)]));
+/** An optional boolean variable: 1, true, yes or on (any case) is true, anything else false. */
+const BooleanVar = () => stack(IsOptional(), Transform(toBool), IsBoolean());
+
 /**
  * The environment the service reads, validated once at boot so that a typo fails the start with
  * a message instead of surfacing as a wrong behaviour later. Every field is documented in the README.
  */
 class EnvironmentVariables {
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IntegerVar(0, 65535)
   PORT?: number;
 
   @IsOptional() @IsString()
@@ -24,16 +34,16 @@ class EnvironmentVariables {
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
   BASE_URL?: string;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @BooleanVar()
   RATE_LIMIT_ENABLED?: boolean;
 
   @IsOptional() @IsIn(['postgres', 'memory'])
   RATE_LIMIT_STORE?: 'postgres' | 'memory';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   RATE_LIMIT_READS_PER_SECOND?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   RATE_LIMIT_WRITES_PER_SECOND?: number;
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -44,77 +54,77 @@ class EnvironmentVariables {
   LOG_FORMAT?: 'json' | 'pretty';
 
   /** On SIGTERM, how long readiness answers 503 while requests are still served, before the server stops accepting. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(5000)
+  @IntegerVar(0, 5000)
   SHUTDOWN_DRAIN_MS?: number;
 
   /** How long an idle keep-alive connection stays open; longer than any balancer's or client's idle timeout in front of it. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  @IntegerVar(1000, 3_600_000)
   HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
 
   /** A process that joined another process's embedded cluster exits (status 75) when it is gone for longer than this. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  @IntegerVar(1000)
   EMBEDDED_REJOIN_WITHIN_MS?: number;
 
   @IsOptional() @IsString()
   BODY_LIMIT?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   DB_POOL_SIZE?: number;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @BooleanVar()
   SEED_DEMO_WORKSPACE?: boolean;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @BooleanVar()
   WEBHOOK_ALLOW_PRIVATE_TARGETS?: boolean;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @BooleanVar()
   RUN_WORKER?: boolean;
 
   /** Comma-separated delays in seconds between delivery attempts, e.g. "5,300,1800". */
   @IsOptional() @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be a comma-separated list of seconds' })
   WEBHOOK_RETRY_SCHEDULE?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IntegerVar(100)
   WEBHOOK_DELIVERY_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_RATE_LIMIT_PER_SECOND?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_RATE_LIMIT_BURST?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_DEGRADED_AFTER_FAILURES?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_INACTIVE_AFTER_SECONDS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_JOB_EXPIRE_SECONDS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_MAINTENANCE_INTERVAL_SECONDS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(10)
+  @IntegerVar(10)
   WEBHOOK_FANOUT_INTERVAL_MS?: number;
 
   /** Delivery slots per worker process: each runs one attempt at a time. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256)
+  @IntegerVar(1, 256)
   WEBHOOK_WORKER_CONCURRENCY?: number;
 
   /** Attempts in flight to one target at once, across every worker. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256)
+  @IntegerVar(1, 256)
   WEBHOOK_MAX_IN_FLIGHT_PER_TARGET?: number;
 
   /** Failed attempts in a row after which a target's circuit opens. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   WEBHOOK_CIRCUIT_FAILURES?: number;
 
   /** How long a circuit stays open before its first probe (doubles after each failed probe). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IntegerVar(100)
   WEBHOOK_CIRCUIT_OPEN_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  @IntegerVar(100)
   WEBHOOK_CIRCUIT_MAX_OPEN_MS?: number;
 
   /** 32-byte key (64 hex or base64 characters) that encrypts stored webhook signing secrets. */
@@ -126,7 +136,7 @@ class EnvironmentVariables {
   METRICS_TOKEN?: string;
 
   /** /metrics without a token: open by default, except with NODE_ENV=production (then closed unless true). */
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @BooleanVar()
   METRICS_PUBLIC?: boolean;
 
   @IsOptional() @IsString()
@@ -137,19 +147,19 @@ class EnvironmentVariables {
   CURSOR_SECRET?: string;
 
   /** Statement timeout of POST /v2/sql queries, in milliseconds (libs/sql/README.md). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IntegerVar(1)
   SQL_STATEMENT_TIMEOUT_MS?: number;
 
   /** Most rows a POST /v2/sql answer returns; more are cut off and flagged `truncated`. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  @IntegerVar(1, 1_000_000)
   SQL_MAX_ROWS?: number;
 
   /** Connections of the SQL endpoint's own pool: at most this many statements run at once per process. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  @IntegerVar(1, 100)
   SQL_POOL_SIZE?: number;
 
   /** Statements one workspace may run at once, across every process (advisory-lock slots). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  @IntegerVar(1, 100)
   SQL_WORKSPACE_CONCURRENCY?: number;
 }
 
