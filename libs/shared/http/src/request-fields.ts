@@ -1,7 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformTo } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
 import { NoNulCharacters } from './reject-nul.pipe';
 import { NamesAFieldToChange } from './validation.pipe';
 
@@ -42,4 +42,14 @@ export function Uuid(description?: string): PropertyDecorator {
 /** An optional UUID field. */
 export function OptionalUuid(description: string): PropertyDecorator {
   return stacked(ApiPropertyOptional({ format: 'uuid', description }), IsOptional(), IsUUID());
+}
+
+/** An object validated as `type`; the decorators above it say whether it may be absent. */
+export function NestedObject(type: Type<object>): PropertyDecorator {
+  return stacked(IsObject(), ValidateNested(), TransformTo(() => type));
+}
+
+/** An array of at most `max` objects, each validated as `type`; the decorators above it say whether it may be absent. */
+export function NestedList(type: Type<object>, max: number): PropertyDecorator {
+  return stacked(IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), TransformTo(() => type));
 }

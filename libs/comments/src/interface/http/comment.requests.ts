@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, RecordRefInput, Uuid } from '@workbase/shared/http';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { BodyData, LimitQueryParam, NestedObject, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, RecordRefInput, Uuid } from '@workbase/shared/http';
 
 /** The threads list's page size (reference API: default 10, max 50). */
 export const THREADS_PAGE = { default: 10, max: 50 } as const;
@@ -36,9 +35,7 @@ export class CommentCreateData {
 
   @ApiPropertyOptional({ type: CommentAuthorInput, description: "Who wrote it; default: the token's workspace member" })
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommentAuthorInput)
+  @NestedObject(CommentAuthorInput)
   author?: CommentAuthorInput;
 
   @ApiPropertyOptional({ example: '2026-01-01T15:00:00.000000000Z', description: 'Backdates the comment; ISO 8601 with offset, not in the future. Default: now' })
@@ -51,16 +48,12 @@ export class CommentCreateData {
 
   @ApiPropertyOptional({ type: RecordRefInput, description: 'Open a thread on this record' })
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RecordRefInput)
+  @NestedObject(RecordRefInput)
   record?: RecordRefInput;
 
   @ApiPropertyOptional({ type: CommentEntryInput, description: 'Open a thread on this list entry' })
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => CommentEntryInput)
+  @NestedObject(CommentEntryInput)
   entry?: CommentEntryInput;
 }
 

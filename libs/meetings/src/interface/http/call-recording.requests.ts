@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters } from '@workbase/shared/http';
+import { IsDefined, IsEmail, IsNumber, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { BodyData, CursorQueryParam, LimitQueryParam, NestedList, NestedObject, NonEmptyText, NoNulCharacters } from '@workbase/shared/http';
 import { MAX_TRANSCRIPT_SEGMENTS } from '../../domain/call-recording';
 
 /** Recordings list page (reference API: 1–200, default 50). */
@@ -38,9 +37,7 @@ export class TranscriptSegmentInput {
 
   @ApiProperty({ type: TranscriptSpeakerInput })
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => TranscriptSpeakerInput)
+  @NestedObject(TranscriptSpeakerInput)
   speaker!: TranscriptSpeakerInput;
 }
 
@@ -59,10 +56,7 @@ export class CallRecordingCreateData {
 
   @ApiPropertyOptional({ type: [TranscriptSegmentInput], description: `Segments in order; at most ${MAX_TRANSCRIPT_SEGMENTS}` })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_TRANSCRIPT_SEGMENTS)
-  @ValidateNested({ each: true })
-  @Type(() => TranscriptSegmentInput)
+  @NestedList(TranscriptSegmentInput, MAX_TRANSCRIPT_SEGMENTS)
   transcript?: TranscriptSegmentInput[];
 }
 

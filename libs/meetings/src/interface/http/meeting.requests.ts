@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters, OptionalNonEmptyText, OptionalUuid, RecordRefInput, toBoolean } from '@workbase/shared/http';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { BodyData, CursorQueryParam, LimitQueryParam, NestedList, NestedObject, NonEmptyText, NoNulCharacters, OptionalNonEmptyText, OptionalUuid, RecordRefInput, toBoolean } from '@workbase/shared/http';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../domain/meeting';
 
 /** The meetings list's page size (reference API: 1–200, default 50). */
@@ -87,31 +87,21 @@ export class MeetingCreateData {
 
   @ApiProperty({ type: MeetingBoundInput })
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MeetingBoundInput)
+  @NestedObject(MeetingBoundInput)
   start!: MeetingBoundInput;
 
   @ApiProperty({ type: MeetingBoundInput, description: 'After start; exclusive for all-day meetings (RFC 5545)' })
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MeetingBoundInput)
+  @NestedObject(MeetingBoundInput)
   end!: MeetingBoundInput;
 
   @ApiProperty({ type: [ParticipantInput] })
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => ParticipantInput)
+  @NestedList(ParticipantInput, 1000)
   participants!: ParticipantInput[];
 
   @ApiPropertyOptional({ type: [RecordRefInput] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => RecordRefInput)
+  @NestedList(RecordRefInput, 100)
   linked_records?: RecordRefInput[];
 
   @ApiPropertyOptional({
@@ -121,9 +111,7 @@ export class MeetingCreateData {
   })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ExternalRefInput)
+  @NestedObject(ExternalRefInput)
   external_ref?: ExternalRefInput | null;
 }
 

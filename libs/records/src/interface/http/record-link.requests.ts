@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { LimitBodyField, LimitQueryParam, OffsetPaginationQuery, OptionalUuid } from '@workbase/shared/http';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { LimitBodyField, LimitQueryParam, NestedObject, OffsetPaginationQuery, OptionalUuid } from '@workbase/shared/http';
 
 /** Record entries page (reference API: default 100, max 1000). */
 export const RECORD_ENTRIES_PAGE = { default: 100, max: 1000 } as const;
@@ -48,8 +47,6 @@ export class RecordSearchRequest {
 
   @ApiProperty({ type: SearchRequestAs, description: '`{type: "workspace"}` or `{type: "workspace-member", workspace_member_id | email_address}`' })
   @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SearchRequestAs)
+  @NestedObject(SearchRequestAs)
   request_as!: SearchRequestAs;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, toBoolean, Uuid } from '@workbase/shared/http';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { BodyData, LimitQueryParam, NestedList, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, toBoolean, Uuid } from '@workbase/shared/http';
 import type { TaskSort } from '../../infrastructure/task.repository';
 
 /** The tasks list's page size (reference API: default 500). */
@@ -56,18 +56,12 @@ export class TaskCreateData {
 
   @ApiPropertyOptional({ type: [TaskLinkedRecordInput], default: [] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => TaskLinkedRecordInput)
+  @NestedList(TaskLinkedRecordInput, 100)
   linked_records?: TaskLinkedRecordInput[];
 
   @ApiPropertyOptional({ type: [TaskAssigneeInput], default: [] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => TaskAssigneeInput)
+  @NestedList(TaskAssigneeInput, 100)
   assignees?: TaskAssigneeInput[];
 }
 
@@ -91,18 +85,12 @@ export class TaskUpdateData {
 
   @ApiPropertyOptional({ type: [TaskLinkedRecordInput], description: 'Replaces the linked records' })
   @UnlessAbsent()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => TaskLinkedRecordInput)
+  @NestedList(TaskLinkedRecordInput, 100)
   linked_records?: TaskLinkedRecordInput[];
 
   @ApiPropertyOptional({ type: [TaskAssigneeInput], description: 'Replaces the assignees' })
   @UnlessAbsent()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => TaskAssigneeInput)
+  @NestedList(TaskAssigneeInput, 100)
   assignees?: TaskAssigneeInput[];
 }
 

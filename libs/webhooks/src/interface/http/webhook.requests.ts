@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { BodyData, LimitQueryParam, OffsetPaginationQuery } from '@workbase/shared/http';
+import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { BodyData, LimitQueryParam, NestedList, OffsetPaginationQuery } from '@workbase/shared/http';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '../../domain/event-types';
 
 const FILTER_DESCRIPTION =
@@ -27,10 +26,7 @@ export class WebhookCreateData {
   target_url!: string;
 
   @ApiProperty({ type: [SubscriptionInput] })
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => SubscriptionInput)
+  @NestedList(SubscriptionInput, 100)
   subscriptions!: SubscriptionInput[];
 }
 
@@ -51,10 +47,7 @@ export class WebhookUpdateData {
 
   @ApiPropertyOptional({ type: [SubscriptionInput] })
   @unlessAbsent
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => SubscriptionInput)
+  @NestedList(SubscriptionInput, 100)
   subscriptions?: SubscriptionInput[];
 }
 
