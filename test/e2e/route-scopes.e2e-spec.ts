@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Controller, Get, Module, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
@@ -155,5 +157,19 @@ describe('route access declarations', () => {
       authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/),
       tokenUrl: expect.stringMatching(/\/oauth\/token$/),
     });
+  });
+
+  it('gives every documented class its own schema name (Swagger names a schema after its class, so a second class of the same name would be shown as the first)', async () => {
+    const root = path.join(__dirname, '../..');
+    const files = readdirSync(path.join(root, 'libs'), { recursive: true, encoding: 'utf8' }).filter((file) => /interface\/http\/[^/]+\.ts$/.test(file) && !file.endsWith('.spec.ts'));
+    const declared = new Map<string, string[]>();
+    for (const file of files) {
+      for (const [, name] of readFileSync(path.join(root, 'libs', file), 'utf8').matchAll(/^(?:export )?class (\w+)/gm)) declared.set(name, [...(declared.get(name) ?? []), file]);
+    }
+    expect(declared.size).toBeGreaterThan(100);
+    expect([...declared].filter(([, where]) => where.length > 1)).toEqual([]);
+    const { schemas } = (await t.http().get('/openapi.json').expect(200)).body.components;
+    expect(schemas.ActorResponse.properties.type.enum).toEqual(['api-token', 'workspace-member', 'system', 'app']);
+    expect(schemas.ResolverResponse.properties.type.nullable).toBe(true);
   });
 });

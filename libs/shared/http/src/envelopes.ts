@@ -16,3 +16,6 @@ export function WrappedList<T>(type: Type<T>): Type<{ data: T[] }> {
   }
   return Wrapped;
 }
+
+/** The `{}` a delete answers. */
+export class EmptyBody {}

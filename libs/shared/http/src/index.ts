@@ -15,4 +15,5 @@ export * from './reject-nul.pipe';
 export * from './query-boolean';
 export * from './record-http';
 export * from './request-fields';
+export * from './actor.responses';
 export * from './envelopes';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData, WrappedList } from '@workbase/shared/http';
+import { ActorResponse, WrappedData, WrappedList } from '@workbase/shared/http';
 import type { RecordView } from '@workbase/records';
 import type { Actor } from '@workbase/shared/kernel';
 import type { Activity } from '../../domain/activity';
@@ -36,10 +36,6 @@ export function toActivityResponse(activity: Activity): ActivityResponse {
   };
 }
 
-class ActorResponse {
-  @ApiProperty({ enum: ['api-token', 'workspace-member', 'system', 'app'] }) type!: string;
-  @ApiProperty({ type: String, nullable: true }) id!: string | null;
-}
 
 export class ActivityRecordResponse {
   @ApiProperty({ example: { workspace_id: 'uuid', activity_id: 'uuid', record_id: 'uuid' } }) id!: Record<string, string>;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData, WrappedList } from '@workbase/shared/http';
+import { ActorResponse, WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Comment, Thread } from '../../domain/comment';
 
 class CommentId {
@@ -22,7 +22,7 @@ class CommentRecord {
   @ApiProperty() record_id!: string;
 }
 
-class ActorResponse {
+class ResolverResponse {
   @ApiProperty({ type: String, nullable: true, example: 'workspace-member' }) type!: string | null;
   @ApiProperty({ type: String, nullable: true }) id!: string | null;
 }
@@ -34,7 +34,7 @@ export class CommentResponse {
   @ApiProperty({ type: CommentEntry, nullable: true, description: 'The entry of a comment on a list entry; null on records' }) entry!: CommentEntry | null;
   @ApiProperty({ type: CommentRecord, description: "The record; for a comment on an entry, the entry's parent record" }) record!: CommentRecord;
   @ApiProperty({ type: String, nullable: true, description: 'Always null: no endpoint resolves comments' }) resolved_at!: string | null;
-  @ApiProperty({ type: ActorResponse, description: '`{type: null, id: null}` while unresolved' }) resolved_by!: ActorResponse;
+  @ApiProperty({ type: ResolverResponse, description: '`{type: null, id: null}` while unresolved' }) resolved_by!: ResolverResponse;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: ActorResponse }) author!: ActorResponse;
 }
@@ -51,7 +51,6 @@ export class ThreadEnvelope extends WrappedData(ThreadResponse) {}
 
 export class ThreadListEnvelope extends WrappedList(ThreadResponse) {}
 
-export class EmptyBody {}
 
 export function toCommentResponse(comment: Comment): CommentResponse {
   const { subject } = comment;

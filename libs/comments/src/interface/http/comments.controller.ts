@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyBody, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CommentCommands, type CommentTarget } from '../../application/comment.commands';
 import { CommentQueries, type ThreadListSubject } from '../../application/comment.queries';
 import { parseCommentCreatedAt } from '../../domain/comment';
 import { CommentCreateRequest, ListThreadsQuery, THREADS_PAGE } from './comment.requests';
-import { CommentEnvelope, EmptyBody, ThreadEnvelope, ThreadListEnvelope, toCommentResponse, toThreadResponse } from './comment.responses';
+import { CommentEnvelope, ThreadEnvelope, ThreadListEnvelope, toCommentResponse, toThreadResponse } from './comment.responses';
 import { requireSubjectScopes } from './scope-check';
 
 const commentIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Comment not found: comment_id must be a UUID.') });

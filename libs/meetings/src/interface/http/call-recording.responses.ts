@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData } from '@workbase/shared/http';
+import { ActorResponse, WrappedData } from '@workbase/shared/http';
 import { type CallRecording, CALL_RECORDING_STATUSES, rawTranscript, type TranscriptSegment } from '../../domain/call-recording';
 
 class CallRecordingId {
@@ -8,10 +8,6 @@ class CallRecordingId {
   @ApiProperty() call_recording_id!: string;
 }
 
-class ActorResponse {
-  @ApiProperty({ example: 'api-token' }) type!: string;
-  @ApiProperty({ type: String, nullable: true }) id!: string | null;
-}
 
 export class CallRecordingResponse {
   @ApiProperty({ type: CallRecordingId }) id!: CallRecordingId;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData } from '@workbase/shared/http';
+import { ActorResponse, WrappedData } from '@workbase/shared/http';
 import type { ExternalRef, Meeting } from '../../domain/meeting';
 
 class MeetingId {
@@ -33,10 +33,6 @@ class ExternalRefResponse {
   @ApiProperty({ required: false }) original_start_time?: string;
 }
 
-class ActorResponse {
-  @ApiProperty({ example: 'api-token' }) type!: string;
-  @ApiProperty({ type: String, nullable: true }) id!: string | null;
-}
 
 export class MeetingResponse {
   @ApiProperty({ type: MeetingId }) id!: MeetingId;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData, WrappedList } from '@workbase/shared/http';
+import { ActorResponse, WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Note } from '../../domain/note';
 
 class NoteId {
@@ -7,10 +7,6 @@ class NoteId {
   @ApiProperty() note_id!: string;
 }
 
-class ActorResponse {
-  @ApiProperty({ example: 'api-token' }) type!: string;
-  @ApiProperty({ type: String, nullable: true }) id!: string | null;
-}
 
 export class NoteResponse {
   @ApiProperty({ type: NoteId }) id!: NoteId;
@@ -35,7 +31,6 @@ export class NoteEnvelope extends WrappedData(NoteResponse) {}
 
 export class NoteListEnvelope extends WrappedList(NoteResponse) {}
 
-export class EmptyBody {}
 
 export function toNoteResponse(note: Note): NoteResponse {
   return {

@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, type AuthContext, CurrentAuth, pageOf, ScopedOperation } from '@workbase/shared/http';
+import { ApiErrorResponse, type AuthContext, CurrentAuth, EmptyBody, pageOf, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CreateNoteUseCase } from '../../application/create-note.use-case';
 import { DeleteNoteUseCase } from '../../application/delete-note.use-case';
 import { NoteQueries } from '../../application/note.queries';
 import { UpdateNoteUseCase } from '../../application/update-note.use-case';
 import { ListNotesQuery, NOTES_PAGE, NoteCreateRequest, NoteUpdateRequest } from './note.requests';
-import { EmptyBody, NoteEnvelope, NoteListEnvelope, toNoteResponse } from './note.responses';
+import { NoteEnvelope, NoteListEnvelope, toNoteResponse } from './note.responses';
 
 const noteIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Note not found: note_id must be a UUID.') });
 const noteParam = { name: 'note_id', description: 'Note UUID' };

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData, WrappedList } from '@workbase/shared/http';
+import { ActorResponse, WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Task } from '../../domain/task';
 
 class TaskId {
@@ -17,10 +17,6 @@ class TaskAssigneeResponse {
   @ApiProperty() referenced_actor_id!: string;
 }
 
-class ActorResponse {
-  @ApiProperty({ example: 'api-token' }) type!: string;
-  @ApiProperty({ type: String, nullable: true }) id!: string | null;
-}
 
 export class TaskResponse {
   @ApiProperty({ type: TaskId }) id!: TaskId;
@@ -38,7 +34,6 @@ export class TaskEnvelope extends WrappedData(TaskResponse) {}
 
 export class TaskListEnvelope extends WrappedList(TaskResponse) {}
 
-export class EmptyBody {}
 
 export function toTaskResponse(task: Task): TaskResponse {
   return {

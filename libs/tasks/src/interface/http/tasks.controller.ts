@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyBody, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { TaskCommands } from '../../application/task.commands';
 import type { AssigneeRef, LinkedRecordRef } from '../../application/task-references';
 import { TaskQueries } from '../../application/task.queries';
 import { parseDeadline } from '../../domain/task';
 import { ListTasksQuery, type TaskAssigneeInput, TaskCreateRequest, type TaskLinkedRecordInput, TASKS_PAGE, TaskUpdateRequest } from './task.requests';
-import { EmptyBody, TaskEnvelope, TaskListEnvelope, toTaskResponse } from './task.responses';
+import { TaskEnvelope, TaskListEnvelope, toTaskResponse } from './task.responses';
 
 const taskIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Task not found: task_id must be a UUID.') });
 const taskParam = { name: 'task_id', description: 'Task UUID' };

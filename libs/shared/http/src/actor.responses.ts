@@ -1,0 +1,14 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { ActorType } from '@workbase/shared/kernel';
+
+const ACTOR_TYPES: readonly ActorType[] = ['api-token', 'workspace-member', 'system', 'app'];
+
+/**
+ * Who did something, as the reference API writes it (`created_by_actor`, a comment's author).
+ * One class for every context: Swagger names a schema after its class, so same-named copies
+ * would collapse into whichever it met first.
+ */
+export class ActorResponse {
+  @ApiProperty({ enum: ACTOR_TYPES, example: 'api-token' }) type!: ActorType;
+  @ApiProperty({ type: String, nullable: true, description: 'null for the system' }) id!: string | null;
+}
