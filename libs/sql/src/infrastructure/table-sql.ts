@@ -140,7 +140,11 @@ function columnSql(column: SqlColumn, literals: SqlLiterals, q: (name: string) =
         // condition twice in its row estimate (at 1M records, a quarter of the matching values:
         // the hash join then grew from 1 to 8 batches), and the comparison matches the index alone.
         const present = indexed && !(compared && expression === `${v}.${indexed}`) ? ` AND ${v}.${indexed} IS NOT NULL` : '';
-        joins.push(`LEFT JOIN ${q('record_values')} ${v} ON ${v}.workspace_id = ${literals.workspace} AND ${v}.record_id = r.id AND ${v}.attribute_id = ${attribute} AND ${v}.active_until IS NULL${present}${lookup ? ` ${lookup}` : ''}`);
+        // Bound to the record's workspace, which is the caller's: the same rows as the literal, but
+        // PostgreSQL then estimates a join on the pair (workspace, record) as the hand-written
+        // SQL's, and hashes the records side for a big scan: a filtered count of 500,000 values at
+        // 1M records took 940 ms with the literal and 620 ms so (as the hand-written statement).
+        joins.push(`LEFT JOIN ${q('record_values')} ${v} ON ${v}.workspace_id = r.workspace_id AND ${v}.record_id = r.id AND ${v}.attribute_id = ${attribute} AND ${v}.active_until IS NULL${present}${lookup ? ` ${lookup}` : ''}`);
         return expression;
       }
       const { expression, lookup, indexed } = valueSql(source.attributeType, 'v', 'o', q, literals.workspace);
