@@ -31,6 +31,10 @@
  * Smoke run (seconds; prints the table without appending it to bench/RESULTS.md):
  *   BENCH_RECORDS=2000 BENCH_ROUNDS=3 BENCH_NO_WRITE=1 npm run bench:sql
  * One shape, e.g. under a CPU profile: BENCH_SHAPES=LIMIT BENCH_ADMISSION=0 (names contain the word).
+ * The LIMIT shape is also timed against the service in a process of its own (bench/service-process.ts;
+ * BENCH_SERVICE_COMPILED=1 runs it as `npm start` does), with the same statement timeout, on the same
+ * database and token, BENCH_LIMIT_ROUNDS times (default 200): the in-process figure carries the
+ * bench's own heap (the seeded rows' garbage) and the client's work on the service's event loop.
  * BENCH_EXPLAIN=1 also prints EXPLAIN (ANALYZE, BUFFERS) of both sides of each shape (the endpoint's
  * text as it ran, with its join-order setting), before timing.
  */
@@ -38,6 +42,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { SqlExecutor, wrappedStatement } from '../libs/sql/src/infrastructure/sql-executor';
+import { startServiceProcess } from './service-process';
 import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, runBench } from './support';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -46,6 +51,7 @@ const ADMISSION = process.env.BENCH_ADMISSION !== '0';
 /** Only the shapes whose name contains one of these comma-separated words (all shapes when unset). */
 const SHAPES = process.env.BENCH_SHAPES?.split(',').filter(Boolean) ?? null;
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
+const LIMIT_ROUNDS = Number(process.env.BENCH_LIMIT_ROUNDS ?? 200);
 const PEOPLE = 1_000;
 const DAY0 = Date.UTC(2026, 0, 1);
 /** The endpoint's statement timeout in the bench: short, for the admission flood; raise it for 1M records. */
@@ -202,10 +208,35 @@ async function run(bench: BenchEnvironment, pool: Pool) {
     const line = `| ${shape.name} | ${a.median.toFixed(1)} / ${a.p95.toFixed(1)} | ${b.median.toFixed(1)} / ${b.p95.toFixed(1)} | ${(a.median / b.median).toFixed(2)}× |`;
     console.log(line);
     lines.push(line);
+    if (shape.unordered) {
+      const apart = await limitInOwnProcess(bench, shape.sql, normalise, (rows) => checkSameRecords(rows, hand, shape, byHand));
+      console.log(apart);
+      lines.push(apart);
+    }
   }
   if (ADMISSION) lines.push(...(await admission(bench, main)));
   console.log(lines.join('\n'));
   appendResults(lines);
+}
+
+/** Sequential latency of `sql` through a service in a process of its own, on the bench's database, as the bench's token; `verify` checks its first answer. */
+async function limitInOwnProcess(bench: BenchEnvironment, sql: string, normalise: (row: Row) => Row, verify: (rows: Row[]) => Promise<void>): Promise<string> {
+  const service = await startServiceProcess(bench.url, { SQL_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
+  try {
+    const call = async () => ((await jsonClient(service.baseUrl, bench.token)('POST', '/v2/sql', { sql })).data as { rows: Row[] }).rows.map(normalise);
+    await verify(await call());
+    const samples: number[] = [];
+    for (let i = 0; i < LIMIT_ROUNDS; i++) {
+      const t0 = performance.now();
+      await call();
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((x, y) => x - y);
+    const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(samples.length * q) - 1)].toFixed(1);
+    return `| ↳ the same, service in its own process (${service.mode}, ${LIMIT_ROUNDS} rounds) | ${at(0.5)} / ${at(0.95)} | | |`;
+  } finally {
+    await service.close();
+  }
 }
 
 /** Prints the plans of both sides of `shape`: the endpoint's statement as its executor sends it, and the hand-written one. */
