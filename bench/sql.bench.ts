@@ -43,7 +43,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { SqlExecutor, wrappedStatement } from '../libs/sql/src/infrastructure/sql-executor';
 import { startServiceProcess } from './service-process';
-import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, runBench } from './support';
+import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, runBench, sequentialLatency } from './support';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -225,15 +225,8 @@ async function limitInOwnProcess(bench: BenchEnvironment, sql: string, normalise
   try {
     const call = async () => ((await jsonClient(service.baseUrl, bench.token)('POST', '/v2/sql', { sql })).data as { rows: Row[] }).rows.map(normalise);
     await verify(await call());
-    const samples: number[] = [];
-    for (let i = 0; i < LIMIT_ROUNDS; i++) {
-      const t0 = performance.now();
-      await call();
-      samples.push(performance.now() - t0);
-    }
-    samples.sort((x, y) => x - y);
-    const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(samples.length * q) - 1)].toFixed(1);
-    return `| ↳ the same, service in its own process (${service.mode}, ${LIMIT_ROUNDS} rounds) | ${at(0.5)} / ${at(0.95)} | | |`;
+    const { p50, p95 } = await sequentialLatency(LIMIT_ROUNDS, async () => (await call()).length);
+    return `| ↳ the same, service in its own process (${service.mode}, ${LIMIT_ROUNDS} rounds) | ${p50.toFixed(1)} / ${p95.toFixed(1)} | | |`;
   } finally {
     await service.close();
   }
