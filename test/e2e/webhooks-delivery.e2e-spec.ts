@@ -334,7 +334,8 @@ describe('webhook delivery (e2e)', () => {
     fail = false;
     await createMemberEvent(t, ws.workspaceId);
     await createMemberEvent(t, ws.workspaceId);
-    await waitFor(() => rx.accepted.length >= 2, 10_000, 'two deliveries');
+    // The receiver answers before the worker records the attempt: wait for the record, not the request.
+    await waitFor(async () => (await deliveryRows(t, hook.id)).filter((row) => row.status === 'succeeded').length >= 2, 10_000, 'two deliveries recorded');
     const auth = { Authorization: `Bearer ${ws.token}` };
     const page1 = await t.http().get(`/v2/webhooks/${hook.id}/deliveries?limit=1`).set(auth);
     expect(page1.status).toBe(200);
