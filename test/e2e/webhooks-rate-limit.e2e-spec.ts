@@ -144,11 +144,14 @@ describe('webhook delivery rate limit (e2e)', () => {
       await waitForFanOut(t);
       expect(await deliveryRows(t, hook.id)).toHaveLength(2);
       await waitFor(() => filtered.accepted.length >= 2, 10_000, 'the two wanted events');
-      const [{ n }] = (await t.app.get(DataSource).query(
-        `SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.workspace_id = a.workspace_id AND d.id = a.delivery_id WHERE d.webhook_id = $1`,
-        [hook.id],
-      )) as Array<{ n: number }>;
-      expect(n).toBe(2);
+      const attemptsMade = async () =>
+        ((await t.app.get(DataSource).query(
+          `SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.workspace_id = a.workspace_id AND d.id = a.delivery_id WHERE d.webhook_id = $1`,
+          [hook.id],
+        )) as Array<{ n: number }>)[0].n;
+      // The attempt is recorded after the receiver's answer: wait for the record.
+      await waitFor(async () => (await attemptsMade()) >= 2, 10_000, 'both attempts recorded');
+      expect(await attemptsMade()).toBe(2);
       expect(uniqueDeliveries(filtered.requests).map((r) => (JSON.parse(r.body) as { events: Array<{ api_slug: string }> }).events[0].api_slug)).toEqual(['site_visits', 'site_visits']);
     } finally {
       await filtered.close();
