@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemberProvisioning } from '@workbase/access';
-import { ENTERPRISE, GROUP, LIST, PATCH, USER } from '../support/scim';
+import { ENTERPRISE, GROUP, LIST, patchOp, USER } from '../support/scim';
 import { useTestApp, useWorkspace } from '../support/suite';
 
 const AD_GROUP = 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group';
@@ -31,8 +31,24 @@ describe('Microsoft Entra ID validator sequence', () => {
 
   const entra = () => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' });
   const filter = (expression: string) => t.http().get('/scim/v2/Users').query({ filter: expression }).set(entra()).expect(200);
-  const patch = (id: string, Operations: unknown[]) => t.http().patch(`/scim/v2/Users/${id}`).set(entra()).send({ schemas: [PATCH], Operations });
+  const createUser = (body: object) => t.http().post('/scim/v2/Users').set(entra()).send(body);
+  const patch = (id: string, operations: unknown[]) => patchOp(t, `/scim/v2/Users/${id}`, entra(), operations);
 
+  /** The default attributes the create sends and a GET must answer exactly as written. */
+  const profile = {
+    displayName: 'Test User',
+    nickName: 'Testy',
+    title: 'Ride operator',
+    preferredLanguage: 'en-US',
+    locale: 'en-US',
+    timezone: 'America/Los_Angeles',
+    name: { formatted: 'Test User', familyName: 'User', givenName: 'Test' },
+    emails: [{ primary: true, type: 'work', value: address }],
+    phoneNumbers: [
+      { type: 'work', value: '+1 555 0100' },
+      { type: 'mobile', value: '+1 555 0199' },
+    ],
+  };
   const enterprise = {
     employeeNumber: '701984',
     department: 'Tour Operations',
@@ -47,40 +63,19 @@ describe('Microsoft Entra ID validator sequence', () => {
   });
 
   it('SCIM_User_Create_Test: a non-email userName, the address in emails, every default attribute and the enterprise extension: 201', async () => {
-    const manager = await t
-      .http()
-      .post('/scim/v2/Users')
-      .set(entra())
-      .send({ schemas: [USER], userName: `Manager_${guid}`, emails: [{ type: 'work', value: `manager.${guid.slice(0, 8)}@contoso.example`, primary: true }], active: 'True' })
-      .expect(201);
+    const manager = await createUser({ schemas: [USER], userName: `Manager_${guid}`, emails: [{ type: 'work', value: `manager.${guid.slice(0, 8)}@contoso.example`, primary: true }], active: 'True' }).expect(201);
     managerId = manager.body.id;
-    const res = await t
-      .http()
-      .post('/scim/v2/Users')
-      .set(entra())
-      .send({
-        schemas: [USER, ENTERPRISE],
-        externalId,
-        userName,
-        active: 'True',
-        addresses: null,
-        meta: { resourceType: 'User' },
-        roles: [],
-        displayName: 'Test User',
-        nickName: 'Testy',
-        title: 'Ride operator',
-        preferredLanguage: 'en-US',
-        locale: 'en-US',
-        timezone: 'America/Los_Angeles',
-        emails: [{ primary: true, type: 'work', value: address }],
-        phoneNumbers: [
-          { type: 'work', value: '+1 555 0100' },
-          { type: 'mobile', value: '+1 555 0199' },
-        ],
-        name: { formatted: 'Test User', familyName: 'User', givenName: 'Test' },
-        [ENTERPRISE]: { ...enterprise, manager: { value: managerId } },
-      })
-      .expect(201);
+    const res = await createUser({
+      schemas: [USER, ENTERPRISE],
+      externalId,
+      userName,
+      active: 'True',
+      addresses: null,
+      meta: { resourceType: 'User' },
+      roles: [],
+      ...profile,
+      [ENTERPRISE]: { ...enterprise, manager: { value: managerId } },
+    }).expect(201);
     userId = res.body.id;
     expect(res.body).toMatchObject({ userName, active: true, externalId, schemas: [USER, ENTERPRISE] });
     // The member's email is the primary address, not the userName.
@@ -94,18 +89,7 @@ describe('Microsoft Entra ID validator sequence', () => {
       id: userId,
       externalId,
       userName,
-      displayName: 'Test User',
-      nickName: 'Testy',
-      title: 'Ride operator',
-      preferredLanguage: 'en-US',
-      locale: 'en-US',
-      timezone: 'America/Los_Angeles',
-      name: { formatted: 'Test User', familyName: 'User', givenName: 'Test' },
-      emails: [{ primary: true, type: 'work', value: address }],
-      phoneNumbers: [
-        { type: 'work', value: '+1 555 0100' },
-        { type: 'mobile', value: '+1 555 0199' },
-      ],
+      ...profile,
       [ENTERPRISE]: { ...enterprise, manager: { value: managerId } },
     });
     expect(res.body).not.toHaveProperty('addresses');
@@ -150,12 +134,7 @@ describe('Microsoft Entra ID validator sequence', () => {
 
   it('manager: set (legacy value array), change, remove', async () => {
     const other = (
-      await t
-        .http()
-        .post('/scim/v2/Users')
-        .set(entra())
-        .send({ schemas: [USER], userName: `Other_${guid}`, emails: [{ type: 'work', value: `other.${guid.slice(0, 8)}@contoso.example` }] })
-        .expect(201)
+      await createUser({ schemas: [USER], userName: `Other_${guid}`, emails: [{ type: 'work', value: `other.${guid.slice(0, 8)}@contoso.example` }] }).expect(201)
     ).body.id;
     const set = await patch(userId, [{ op: 'Add', path: 'manager', value: [{ $ref: null, value: other }] }]).expect(200);
     expect(set.body[ENTERPRISE].manager).toEqual({ value: other });
@@ -183,12 +162,7 @@ describe('Microsoft Entra ID validator sequence', () => {
 
   it('SCIM_User_Pagination_Test: 11+ users, startIndex page*5+1 with count 5', async () => {
     for (let i = 0; i < 9; i++) {
-      await t
-        .http()
-        .post('/scim/v2/Users')
-        .set(entra())
-        .send({ schemas: [USER], userName: `Page_${i}_${guid}`, emails: [{ type: 'work', value: `page${i}.${guid.slice(0, 8)}@contoso.example` }] })
-        .expect(201);
+      await createUser({ schemas: [USER], userName: `Page_${i}_${guid}`, emails: [{ type: 'work', value: `page${i}.${guid.slice(0, 8)}@contoso.example` }] }).expect(201);
     }
     const seen: string[] = [];
     for (let page = 0; page < 3; page++) {
@@ -204,12 +178,7 @@ describe('Microsoft Entra ID validator sequence', () => {
     await t.http().delete(`/scim/v2/Users/${userId}`).set(entra()).expect(204);
     await t.http().get(`/scim/v2/Users/${userId}`).set(entra()).expect(404);
     for (const expression of [`userName eq "${userName}"`, `externalId eq "${externalId}"`]) expect((await filter(expression)).body.totalResults).toBe(0);
-    const again = await t
-      .http()
-      .post('/scim/v2/Users')
-      .set(entra())
-      .send({ schemas: [USER], userName, externalId, emails: [{ type: 'work', primary: true, value: address }] })
-      .expect(201);
+    const again = await createUser({ schemas: [USER], userName, externalId, emails: [{ type: 'work', primary: true, value: address }] }).expect(201);
     expect(again.body.id).not.toBe(userId);
     // The deleted member is still what /v2 resolves its id to (actor references stay valid).
     const old = await t.http().get(`/v2/workspace_members/${userId}`).set({ Authorization: `Bearer ${ws.token}` }).expect(200);
@@ -222,10 +191,10 @@ describe('Microsoft Entra ID validator sequence', () => {
     const found = await t.http().get('/scim/v2/Groups').query({ excludedAttributes: 'members', filter: `displayName eq "group_${guid}"` }).set(entra()).expect(200);
     expect(found.body.Resources).toEqual([expect.not.objectContaining({ members: expect.anything() })]);
     expect(found.body.Resources[0].id).toBe(id);
-    await t.http().patch(`/scim/v2/Groups/${id}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'displayName', value: `Renamed_${guid}` }] }).expect(204);
-    await t.http().patch(`/scim/v2/Groups/${id}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: managerId }] }] }).expect(204);
+    await patchOp(t, `/scim/v2/Groups/${id}`, entra(), [{ op: 'Replace', path: 'displayName', value: `Renamed_${guid}` }]).expect(204);
+    await patchOp(t, `/scim/v2/Groups/${id}`, entra(), [{ op: 'Add', path: 'members', value: [{ $ref: null, value: managerId }] }]).expect(204);
     expect((await t.http().get(`/scim/v2/Groups/${id}`).set(entra()).expect(200)).body.members.map((m: { value: string }) => m.value)).toEqual([managerId]);
-    await t.http().patch(`/scim/v2/Groups/${id}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: managerId }] }] }).expect(204);
+    await patchOp(t, `/scim/v2/Groups/${id}`, entra(), [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: managerId }] }]).expect(204);
     expect((await t.http().get(`/scim/v2/Groups/${id}`).set(entra()).expect(200)).body.members).toEqual([]);
     await t.http().delete(`/scim/v2/Groups/${id}`).set(entra()).expect(204);
     await t.http().get(`/scim/v2/Groups/${id}`).set(entra()).expect(404);

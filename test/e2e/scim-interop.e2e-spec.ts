@@ -1,6 +1,6 @@
 import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ERROR, GROUP, LIST, PATCH, USER } from '../support/scim';
+import { ERROR, GROUP, LIST, patchOp, USER } from '../support/scim';
 import { useTestApp, useWorkspace } from '../support/suite';
 
 describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences', () => {
@@ -102,24 +102,14 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
     });
 
     it('deactivates with a path-less replace (200 with the user) and the filter still finds them', async () => {
-      const res = await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(okta())
-        .send({ schemas: [PATCH], Operations: [{ op: 'replace', value: { active: false } }] })
-        .expect(200);
+      const res = await patchOp(t, `/scim/v2/Users/${userId}`, okta(), [{ op: 'replace', value: { active: false } }]).expect(200);
       expect(res.body).toMatchObject({ id: userId, active: false });
       const found = await t.http().get(`/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`).set(okta()).expect(200);
       expect(found.body.Resources[0]).toMatchObject({ id: userId, active: false });
     });
 
     it('reactivates with a path-less replace', async () => {
-      const res = await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(okta())
-        .send({ schemas: [PATCH], Operations: [{ op: 'replace', value: { active: true } }] })
-        .expect(200);
+      const res = await patchOp(t, `/scim/v2/Users/${userId}`, okta(), [{ op: 'replace', value: { active: true } }]).expect(200);
       expect(res.body.active).toBe(true);
     });
 
@@ -140,49 +130,26 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
       await t.http().get(`/scim/v2/Groups/${groupId}`).set(okta()).expect(200);
 
       // Rename, sent with every membership update.
-      await t
-        .http()
-        .patch(`/scim/v2/Groups/${groupId}`)
-        .set(okta())
-        .send({ schemas: [PATCH], Operations: [{ op: 'replace', value: { id: groupId, displayName: 'Test SCIMv2 renamed' } }] })
-        .expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, okta(), [{ op: 'replace', value: { id: groupId, displayName: 'Test SCIMv2 renamed' } }]).expect(204);
       // Membership delta in one PATCH.
-      await t
-        .http()
-        .patch(`/scim/v2/Groups/${groupId}`)
-        .set(okta())
-        .send({
-          schemas: [PATCH],
-          Operations: [
-            { op: 'remove', path: `members[value eq "${second}"]` },
-            { op: 'add', path: 'members', value: [{ value: userId, display: userName }, { value: second, display: 'second@okta.example' }] },
-          ],
-        })
-        .expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, okta(), [
+        { op: 'remove', path: `members[value eq "${second}"]` },
+        { op: 'add', path: 'members', value: [{ value: userId, display: userName }, { value: second, display: 'second@okta.example' }] },
+      ]).expect(204);
       let group = (await t.http().get(`/scim/v2/Groups/${groupId}`).set(okta()).expect(200)).body;
       expect(group.displayName).toBe('Test SCIMv2 renamed');
       expect(group.members.map((m: { value: string }) => m.value)).toEqual([userId, second]);
       expect(group.members[0]).toEqual({ value: userId, $ref: `http://localhost:3000/scim/v2/Users/${userId}`, type: 'User', display: userName });
 
-      await t
-        .http()
-        .patch(`/scim/v2/Groups/${groupId}`)
-        .set(okta())
-        .send({ schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${userId}"]` }] })
-        .expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, okta(), [{ op: 'remove', path: `members[value eq "${userId}"]` }]).expect(204);
       group = (await t.http().get(`/scim/v2/Groups/${groupId}`).set(okta()).expect(200)).body;
       expect(group.members.map((m: { value: string }) => m.value)).toEqual([second]);
 
       // Full push, then "Push now" on an emptied group.
-      await t
-        .http()
-        .patch(`/scim/v2/Groups/${groupId}`)
-        .set(okta())
-        .send({ schemas: [PATCH], Operations: [{ op: 'replace', path: 'members', value: [{ value: userId }] }] })
-        .expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, okta(), [{ op: 'replace', path: 'members', value: [{ value: userId }] }]).expect(204);
       group = (await t.http().get(`/scim/v2/Groups/${groupId}`).set(okta()).expect(200)).body;
       expect(group.members.map((m: { value: string }) => m.value)).toEqual([userId]);
-      await t.http().patch(`/scim/v2/Groups/${groupId}`).set(okta()).send({ schemas: [PATCH], Operations: [{ op: 'replace', path: 'members', value: [] }] }).expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, okta(), [{ op: 'replace', path: 'members', value: [] }]).expect(204);
       expect((await t.http().get(`/scim/v2/Groups/${groupId}`).set(okta()).expect(200)).body.members).toEqual([]);
     });
 
@@ -249,20 +216,12 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
     });
 
     it('applies capitalised ops, filtered email paths and one op per attribute (non-compliant default)', async () => {
-      const res = await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(entra())
-        .send({
-          schemas: [PATCH],
-          Operations: [
-            { op: 'Replace', path: 'emails[type eq "work"].value', value: 'Test_User_ab6490ee@contoso.com' },
-            { op: 'Replace', path: 'name.familyName', value: 'Updated' },
-            { op: 'Add', path: 'displayName', value: 'Stored Display' },
-            { op: 'Replace', path: 'userName', value: 'renamed@contoso.com' },
-          ],
-        })
-        .expect(200);
+      const res = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [
+        { op: 'Replace', path: 'emails[type eq "work"].value', value: 'Test_User_ab6490ee@contoso.com' },
+        { op: 'Replace', path: 'name.familyName', value: 'Updated' },
+        { op: 'Add', path: 'displayName', value: 'Stored Display' },
+        { op: 'Replace', path: 'userName', value: 'renamed@contoso.com' },
+      ]).expect(200);
       // emails are the provider's own and no longer follow userName.
       expect(res.body).toMatchObject({
         userName: 'renamed@contoso.com',
@@ -273,48 +232,30 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
     });
 
     it('applies the compliant form: a path-less value object with dotted and URN keys', async () => {
-      const res = await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(entra())
-        .send({
-          schemas: [PATCH],
-          Operations: [
-            {
-              op: 'replace',
-              value: {
-                displayName: 'Compliant',
-                'name.givenName': 'Given',
-                'urn:ietf:params:scim:schemas:core:2.0:User:name.familyName': 'Family',
-                'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber': '7',
-              },
-            },
-          ],
-        })
-        .expect(200);
+      const res = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [
+        {
+          op: 'replace',
+          value: {
+            displayName: 'Compliant',
+            'name.givenName': 'Given',
+            'urn:ietf:params:scim:schemas:core:2.0:User:name.familyName': 'Family',
+            'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber': '7',
+          },
+        },
+      ]).expect(200);
       expect(res.body.name).toMatchObject({ givenName: 'Given', familyName: 'Family' });
       expect(res.body).toMatchObject({ displayName: 'Compliant', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { employeeNumber: '7' } });
     });
 
     it('stores the legacy enterprise manager add, and clears a name part sent as "" then null (validator null-update test)', async () => {
-      const manager = await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(entra())
-        .send({ schemas: [PATCH], Operations: [{ op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager', value: [{ $ref: `http://x/Users/${userId}`, value: userId }] }] })
-        .expect(200);
+      const manager = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [{ op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager', value: [{ $ref: `http://x/Users/${userId}`, value: userId }] }]).expect(200);
       expect(manager.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'].manager).toEqual({ $ref: `http://x/Users/${userId}`, value: userId });
-      const empty = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'name.givenName', value: '' }] }).expect(200);
+      const empty = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [{ op: 'Replace', path: 'name.givenName', value: '' }]).expect(200);
       expect(empty.body.name).not.toHaveProperty('givenName');
       expect(empty.body.name.familyName).toBe('Family');
-      const nulled = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'name.familyName', value: null }] }).expect(200);
+      const nulled = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [{ op: 'Replace', path: 'name.familyName', value: null }]).expect(200);
       expect(nulled.body.name).toEqual({ formatted: 'Test User' });
-      await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(entra())
-        .send({ schemas: [PATCH], Operations: [{ op: 'Replace', value: { 'name.givenName': 'Given', 'name.familyName': 'Family' } }] })
-        .expect(200);
+      await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [{ op: 'Replace', value: { 'name.givenName': 'Given', 'name.familyName': 'Family' } }]).expect(200);
     });
 
     it('Test Connection also fetches "a random user and group": a page of one of each answers 200', async () => {
@@ -325,26 +266,16 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
     });
 
     it('accepts an empty Operations array (Microsoft validator) as a no-op', async () => {
-      const res = await t.http().patch(`/scim/v2/Users/${userId}`).set(entra()).send({ schemas: [PATCH], Operations: [] }).expect(200);
+      const res = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), []).expect(200);
       expect(res.body.id).toBe(userId);
     });
 
     it('disables a pending invite with "False" (204) and keeps it visible as inactive, then restores it', async () => {
-      await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(entra())
-        .send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] })
-        .expect(204);
+      await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [{ op: 'Replace', path: 'active', value: 'False' }]).expect(204);
       expect((await t.http().get(`/scim/v2/Users/${userId}`).set(entra()).expect(200)).body.active).toBe(false);
       const filtered = await t.http().get(`/scim/v2/Users?filter=${encodeURIComponent('externalId eq "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef"')}`).set(entra()).expect(200);
       expect(filtered.body.Resources[0].active).toBe(false);
-      const restored = await t
-        .http()
-        .patch(`/scim/v2/Users/${userId}`)
-        .set(entra())
-        .send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'active', value: 'True' }] })
-        .expect(200);
+      const restored = await patchOp(t, `/scim/v2/Users/${userId}`, entra(), [{ op: 'Replace', path: 'active', value: 'True' }]).expect(200);
       expect(restored.body.active).toBe(true);
     });
 
@@ -363,20 +294,15 @@ describe('SCIM interoperability: Okta and Microsoft Entra ID request sequences',
       expect(byName.body.Resources[0]).not.toHaveProperty('members');
       expect((await t.http().get(`/scim/v2/Groups/${groupId}?excludedAttributes=members`).set(entra()).expect(200)).body).not.toHaveProperty('members');
 
-      await t.http().patch(`/scim/v2/Groups/${groupId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' }] }).expect(204);
-      await t
-        .http()
-        .patch(`/scim/v2/Groups/${groupId}`)
-        .set(entra())
-        .send({ schemas: [PATCH], Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: userId }, { $ref: null, value: other }] }] })
-        .expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, entra(), [{ op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' }]).expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, entra(), [{ op: 'Add', path: 'members', value: [{ $ref: null, value: userId }, { $ref: null, value: other }] }]).expect(204);
       const members = async () => ((await t.http().get(`/scim/v2/Groups/${groupId}`).set(entra()).expect(200)).body.members as Array<{ value: string }>).map((m) => m.value);
       expect(await members()).toEqual([userId, other]);
       // Legacy removal: value array.
-      await t.http().patch(`/scim/v2/Groups/${groupId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: userId }] }] }).expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, entra(), [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: userId }] }]).expect(204);
       expect(await members()).toEqual([other]);
       // Compliant removal: filtered path.
-      await t.http().patch(`/scim/v2/Groups/${groupId}`).set(entra()).send({ schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${other}"]` }] }).expect(204);
+      await patchOp(t, `/scim/v2/Groups/${groupId}`, entra(), [{ op: 'remove', path: `members[value eq "${other}"]` }]).expect(204);
       expect(await members()).toEqual([]);
       const filtered = await t.http().get(`/scim/v2/Groups?filter=${encodeURIComponent('externalId eq "8aa1a0c0-c4c3-4bc0-b4a5-2ef676900159"')}`).set(entra()).expect(200);
       expect(filtered.body.Resources[0].displayName).toBe('1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName');

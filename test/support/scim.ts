@@ -1,3 +1,6 @@
+import type { Test } from 'supertest';
+import type { TestApp } from './test-app';
+
 /** The SCIM schema and message URNs the suites send and expect (RFC 7643, RFC 7644). */
 export const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -15,4 +18,9 @@ export function expectScimError(res: { status: number; body: Body; headers: Reco
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
   expect(res.body).toEqual({ schemas: [ERROR], status: String(status), detail: expect.stringMatching(/\S/), ...(scimType ? { scimType } : {}) });
+}
+
+/** A PatchOp request (RFC 7644 §3.5.2) of these operations to a SCIM resource path, with these headers (a provider's token and media type). */
+export function patchOp(t: TestApp, path: string, headers: Record<string, string>, operations: readonly unknown[]): Test {
+  return t.http().patch(path).set(headers).send({ schemas: [PATCH], Operations: operations });
 }
