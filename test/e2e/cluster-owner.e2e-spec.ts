@@ -1,6 +1,5 @@
-import { Client } from 'pg';
 import { probeCluster, takeOwnerLock } from '../../libs/shared/persistence/src/cluster-owner';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { useTestDatabase } from '../support/suite';
 import { waitFor } from './webhooks.helpers';
 
 /**
@@ -10,25 +9,16 @@ import { waitFor } from './webhooks.helpers';
  * nobody will stop.
  */
 describe('the embedded cluster owner probe', () => {
-  let database: TestDatabase;
-  let admin: Client;
+  const database = useTestDatabase();
   let pgdata: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = new Client({ connectionString: database.url });
-    await admin.connect();
-    pgdata = (await admin.query<{ dir: string }>(`SELECT current_setting('data_directory') AS dir`)).rows[0].dir;
-  });
-
-  afterAll(async () => {
-    await admin.end();
-    await database.drop();
+    pgdata = (await database.client.query<{ dir: string }>(`SELECT current_setting('data_directory') AS dir`)).rows[0].dir;
   });
 
   const probeAll = (count: number) => Promise.all(Array.from({ length: count }, () => probeCluster(database.url, pgdata)));
   const advisoryLocksHeld = async () =>
-    Number((await admin.query(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0].count);
+    Number((await database.client.query(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0].count);
 
   it('finds no owner however many probes run at once, and the probes leave no lock behind', async () => {
     const probes = await probeAll(40);
@@ -42,7 +32,7 @@ describe('the embedded cluster owner probe', () => {
     try {
       expect((await probeAll(20)).every((probe) => probe.state === 'ours' && probe.ownerAlive)).toBe(true);
       const [{ pid }] = (await owner.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
-      await admin.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
+      await database.client.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
       await waitFor(async () => {
         const probe = await probeCluster(database.url, pgdata);
         return probe.state === 'ours' && !probe.ownerAlive;

@@ -1,6 +1,6 @@
 import { DISTRIBUTION_COLUMN, GLOBAL_TABLES } from '@workbase/shared/persistence';
-import { Client } from 'pg';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import type { Client } from 'pg';
+import { useTestDatabase } from '../support/suite';
 
 interface TableRow {
   oid: number;
@@ -133,32 +133,21 @@ async function distributionProblems(client: Client): Promise<string[]> {
 }
 
 describe('the schema is ready to be distributed by workspace_id (Citus)', () => {
-  let database: TestDatabase;
-  let client: Client;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    client = new Client({ connectionString: database.url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    await database?.drop();
-  });
+  const database = useTestDatabase();
 
   it('holds for every table of the migrated schema, with the global tables named in GLOBAL_TABLES', async () => {
-    const tables = (await client.query<{ name: string }>(`SELECT relname AS name FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = 'public'::regnamespace`)).rows.map((row) => row.name);
+    const tables = (await database.client.query<{ name: string }>(`SELECT relname AS name FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = 'public'::regnamespace`)).rows.map((row) => row.name);
     // Guard against a vacuous pass: the schema really was migrated, and most of it is workspace data.
     expect(tables).toEqual(expect.arrayContaining(['workspaces', 'records', 'record_values', 'webhooks', 'api_tokens']));
     expect(tables.filter((name) => !GLOBAL_TABLES[name]).length).toBeGreaterThan(15);
-    expect(await distributionProblems(client)).toEqual([]);
+    expect(await distributionProblems(database.client)).toEqual([]);
   });
 
   it('names the table, the constraint and what is missing for each kind of violation', async () => {
-    await client.query('BEGIN');
-    await client.query(`CREATE TABLE dist_probe_parent (workspace_id uuid NOT NULL, id uuid NOT NULL, PRIMARY KEY (workspace_id, id))`);
-    await client.query(`CREATE TABLE dist_probe_no_column (id uuid PRIMARY KEY)`);
-    await client.query(`
+    await database.client.query('BEGIN');
+    await database.client.query(`CREATE TABLE dist_probe_parent (workspace_id uuid NOT NULL, id uuid NOT NULL, PRIMARY KEY (workspace_id, id))`);
+    await database.client.query(`CREATE TABLE dist_probe_no_column (id uuid PRIMARY KEY)`);
+    await database.client.query(`
       CREATE TABLE dist_probe_bad (
         id uuid NOT NULL,
         workspace_id uuid,
@@ -169,12 +158,12 @@ describe('the schema is ready to be distributed by workspace_id (Citus)', () => 
         CONSTRAINT dist_probe_bad_slug UNIQUE (slug),
         CONSTRAINT dist_probe_bad_parent FOREIGN KEY (parent_id, workspace_id) REFERENCES dist_probe_parent (workspace_id, id)
       )`);
-    await client.query(`CREATE TABLE dist_probe_nullable (workspace_id uuid, id uuid, UNIQUE (workspace_id, id))`);
-    await client.query(`CREATE UNIQUE INDEX dist_probe_bad_lower_slug ON dist_probe_bad (lower(slug))`);
-    await client.query(`CREATE TABLE migrations_cursor_probe (consumer text PRIMARY KEY, workspace_id uuid NOT NULL, record_id uuid NOT NULL)`);
-    await client.query(`ALTER TABLE oauth_apps ADD COLUMN probe_workspace_id uuid, ADD COLUMN probe_id uuid, ADD CONSTRAINT oauth_apps_probe FOREIGN KEY (probe_workspace_id, probe_id) REFERENCES dist_probe_parent (workspace_id, id)`);
+    await database.client.query(`CREATE TABLE dist_probe_nullable (workspace_id uuid, id uuid, UNIQUE (workspace_id, id))`);
+    await database.client.query(`CREATE UNIQUE INDEX dist_probe_bad_lower_slug ON dist_probe_bad (lower(slug))`);
+    await database.client.query(`CREATE TABLE migrations_cursor_probe (consumer text PRIMARY KEY, workspace_id uuid NOT NULL, record_id uuid NOT NULL)`);
+    await database.client.query(`ALTER TABLE oauth_apps ADD COLUMN probe_workspace_id uuid, ADD COLUMN probe_id uuid, ADD CONSTRAINT oauth_apps_probe FOREIGN KEY (probe_workspace_id, probe_id) REFERENCES dist_probe_parent (workspace_id, id)`);
     try {
-      const problems = await distributionProblems(client);
+      const problems = await distributionProblems(database.client);
       const about = (table: string) => problems.filter((line) => line.startsWith(`${table} `));
       expect(about('dist_probe_no_column')).toEqual([expect.stringMatching(/^dist_probe_no_column \(workspace data; not in GLOBAL_TABLES\): has no workspace_id column \(add it, or list the table in GLOBAL_TABLES/)]);
       expect(about('dist_probe_bad')).toEqual(
@@ -195,20 +184,20 @@ describe('the schema is ready to be distributed by workspace_id (Citus)', () => 
       expect(about('oauth_apps')).toEqual([expect.stringContaining('oauth_apps (reference table): foreign key oauth_apps_probe points at the workspace table dist_probe_parent')]);
       expect(problems.filter((line) => !/^(dist_probe_\w+|migrations_cursor_probe|oauth_apps) /.test(line))).toEqual([]);
     } finally {
-      await client.query('ROLLBACK');
+      await database.client.query('ROLLBACK');
     }
   });
 
   it('flags a GLOBAL_TABLES entry for a table the schema no longer has', async () => {
-    await client.query('BEGIN');
+    await database.client.query('BEGIN');
     try {
-      await client.query(`ALTER TABLE webhook_dispatch_cursor RENAME TO webhook_dispatch_cursor_renamed`);
-      const problems = await distributionProblems(client);
+      await database.client.query(`ALTER TABLE webhook_dispatch_cursor RENAME TO webhook_dispatch_cursor_renamed`);
+      const problems = await distributionProblems(database.client);
       expect(problems).toContain('GLOBAL_TABLES lists "webhook_dispatch_cursor", which the migrated schema does not have: remove the stale entry');
       // Renamed, the table is no longer listed, so it counts as workspace data without the column.
       expect(problems).toContainEqual(expect.stringMatching(/^webhook_dispatch_cursor_renamed \(workspace data; not in GLOBAL_TABLES\): has no workspace_id column/));
     } finally {
-      await client.query('ROLLBACK');
+      await database.client.query('ROLLBACK');
     }
   });
 });
