@@ -1,25 +1,18 @@
 import { cliJson as json, runCli as cli } from '../support/cli';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/suite';
 
 describe('CLI', () => {
   // Every test starts several CLI processes, each a cold Node.js start: at CI's load one took over 10 s.
   jest.setTimeout(180_000);
-  let t: TestApp;
-  let url: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    url = t.database.url;
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('creates a workspace, a member, a token that works, and revokes it', async () => {
-    const workspace = json(await cli(url, 'workspace:create', '--name', 'Acme', '--slug', 'acme-cli', '--admin-email', 'Admin@Acme.test'));
+    const workspace = json(await cli(t.database.url, 'workspace:create', '--name', 'Acme', '--slug', 'acme-cli', '--admin-email', 'Admin@Acme.test'));
     expect(workspace).toEqual({ workspace_id: expect.any(String), workspace_slug: 'acme-cli', admin_member_id: expect.any(String) });
 
     const [member, token] = await Promise.all([
-      cli(url, 'member:create', '--workspace', 'acme-cli', '--email', 'bo@acme.test', '--first-name', 'Bo', '--role', 'admin', '--password', 'long enough password'),
-      cli(url, 'token:create', '--workspace', String(workspace.workspace_id), '--scopes', 'note:read webhook:read', '--name', 'ci'),
+      cli(t.database.url, 'member:create', '--workspace', 'acme-cli', '--email', 'bo@acme.test', '--first-name', 'Bo', '--role', 'admin', '--password', 'long enough password'),
+      cli(t.database.url, 'token:create', '--workspace', String(workspace.workspace_id), '--scopes', 'note:read webhook:read', '--name', 'ci'),
     ]);
     expect(json(member)).toEqual({ member_id: expect.any(String) });
     const issued = json(token);
@@ -29,16 +22,16 @@ describe('CLI', () => {
     expect(self.body).toMatchObject({ active: true, workspace_id: workspace.workspace_id, workspace_slug: 'acme-cli', scope: 'note:read webhook:read', exp: null });
     expect(self.body.authorized_by_workspace_member_id).toBe(workspace.admin_member_id);
 
-    expect(json(await cli(url, 'token:revoke', '--token', String(issued.access_token)))).toEqual({ revoked: true });
+    expect(json(await cli(t.database.url, 'token:revoke', '--token', String(issued.access_token)))).toEqual({ revoked: true });
     expect((await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200)).body).toEqual({ active: false });
   });
 
   it('workspace:create takes the admin\'s first and last name; /v2 never shows a null name ("" when unknown)', async () => {
     const named = json(
-      await cli(url, 'workspace:create', '--name', 'Named', '--slug', 'cli-named', '--admin-email', 'ada@named.test', '--admin-first-name', 'Ada', '--admin-last-name', ' Lovelace '),
+      await cli(t.database.url, 'workspace:create', '--name', 'Named', '--slug', 'cli-named', '--admin-email', 'ada@named.test', '--admin-first-name', 'Ada', '--admin-last-name', ' Lovelace '),
     );
-    const unnamed = json(await cli(url, 'workspace:create', '--name', 'Unnamed', '--slug', 'cli-unnamed', '--admin-email', 'nobody@unnamed.test'));
-    const token = (slug: string) => cli(url, 'token:create', '--workspace', slug, '--scopes', 'user_management:read').then((out) => String(json(out).access_token));
+    const unnamed = json(await cli(t.database.url, 'workspace:create', '--name', 'Unnamed', '--slug', 'cli-unnamed', '--admin-email', 'nobody@unnamed.test'));
+    const token = (slug: string) => cli(t.database.url, 'token:create', '--workspace', slug, '--scopes', 'user_management:read').then((out) => String(json(out).access_token));
     const namedToken = await token('cli-named');
     const members = await t.http().get('/v2/workspace_members').set('Authorization', `Bearer ${namedToken}`).expect(200);
     expect(members.body.data).toEqual([expect.objectContaining({ first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@named.test', access_level: 'admin' })]);
@@ -53,7 +46,7 @@ describe('CLI', () => {
 
   it('issues an expiring token and an all-scope token by default', async () => {
     const ws = await t.createWorkspace('cli-expiring');
-    const expiring = json(await cli(url, 'token:create', '--workspace', ws.slug, '--expires-in', '3600'));
+    const expiring = json(await cli(t.database.url, 'token:create', '--workspace', ws.slug, '--expires-in', '3600'));
     expect(String(expiring.scope).split(' ')).toContain('activity_record:read-write');
     const self = await t.http().get('/v2/self').set('Authorization', `Bearer ${expiring.access_token}`).expect(200);
     expect(self.body.exp - self.body.iat).toBeGreaterThanOrEqual(3599);
@@ -63,24 +56,24 @@ describe('CLI', () => {
   it('sets a password, verifies a domain, registers and lists OAuth apps', async () => {
     const ws = await t.createWorkspace('cli-misc');
     await t.createMember(ws.workspaceId, 'cy@cli-misc.test');
-    expect(json(await cli(url, 'member:set-password', '--workspace', ws.slug, '--email', 'cy@cli-misc.test', '--password', 'correct horse battery'))).toEqual({
+    expect(json(await cli(t.database.url, 'member:set-password', '--workspace', ws.slug, '--email', 'cy@cli-misc.test', '--password', 'correct horse battery'))).toEqual({
       member_id: expect.any(String),
       password_set: true,
     });
-    expect(json(await cli(url, 'workspace:verify-domain', '--workspace', ws.slug, '--domain', 'Example.COM'))).toEqual({
+    expect(json(await cli(t.database.url, 'workspace:verify-domain', '--workspace', ws.slug, '--domain', 'Example.COM'))).toEqual({
       workspace_id: ws.workspaceId,
       verified_email_domains: ['example.com'],
     });
-    const created = json(await cli(url, 'app:create', '--name', 'Zapier-ish', '--redirect-uri', 'https://client.example/cb', '--redirect-uri', 'http://127.0.0.1:9/cb'));
+    const created = json(await cli(t.database.url, 'app:create', '--name', 'Zapier-ish', '--redirect-uri', 'https://client.example/cb', '--redirect-uri', 'http://127.0.0.1:9/cb'));
     expect(created).toEqual({ client_id: expect.any(String), client_secret: expect.any(String) });
-    const listed = json(await cli(url, 'app:list'));
+    const listed = json(await cli(t.database.url, 'app:list'));
     const app = (listed.data as Record<string, unknown>[]).find((entry) => entry.client_id === created.client_id);
     expect(app).toMatchObject({ name: 'Zapier-ish', redirect_uris: ['https://client.example/cb', 'http://127.0.0.1:9/cb'] });
     expect(JSON.stringify(listed)).not.toContain(String(created.client_secret));
   });
 
   it('reports migrations as already applied on a migrated database', async () => {
-    expect(json(await cli(url, 'migrate'))).toEqual({ applied: [] });
+    expect(json(await cli(t.database.url, 'migrate'))).toEqual({ applied: [] });
   });
 
   it('fails bad arguments with a message on stderr, a non-zero exit and nothing on stdout', async () => {
@@ -104,7 +97,7 @@ describe('CLI', () => {
     // other worker) until the slowest passes the test timeout on a loaded machine.
     const results: Awaited<ReturnType<typeof cli>>[] = [];
     for (let next = 0; next < cases.length; next += 2) {
-      results.push(...(await Promise.all(cases.slice(next, next + 2).map(([args]) => cli(url, ...args)))));
+      results.push(...(await Promise.all(cases.slice(next, next + 2).map(([args]) => cli(t.database.url, ...args)))));
     }
     results.forEach((result, index) => {
       const [args, message] = cases[index];

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
-import { Browser, signIn, startListeningApp } from './oauth-support';
+import { Browser, signIn, useListeningApp } from './oauth-support';
 import { cliJson as json, runCli as cli } from '../support/cli';
 import type { TestApp } from '../support/test-app';
 import { type CommandArgs, COMMANDS } from '../../apps/cli/src/commands';
@@ -17,18 +17,11 @@ function run(t: TestApp, name: string, args: CommandArgs): Promise<Record<string
  * with `member:set-password` signs the member in to the consent page.
  */
 describe('OAuth apps and passwords from the CLI', () => {
-  let t: TestApp & { issuer: string };
-  let url: string;
-
-  beforeAll(async () => {
-    t = await startListeningApp();
-    url = t.database.url;
-  });
-  afterAll(() => t.close());
+  const t = useListeningApp();
 
   it('app:create prints client_id and client_secret only; the database holds the SHA-256 of the secret, never the secret', async () => {
     const created = json(
-      await cli(url, 'app:create', '--name', 'Reporting', '--redirect-uri', 'https://reports.example/cb', '--redirect-uri', 'http://127.0.0.1:9/cb'),
+      await cli(t.database.url, 'app:create', '--name', 'Reporting', '--redirect-uri', 'https://reports.example/cb', '--redirect-uri', 'http://127.0.0.1:9/cb'),
     );
     expect(Object.keys(created).sort()).toEqual(['client_id', 'client_secret']);
     expect(created.client_id).toMatch(/^[0-9a-f-]{36}$/);

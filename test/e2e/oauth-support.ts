@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { CreateOAuthAppUseCase } from '@workbase/oauth';
 import * as oauth from 'oauth4webapi';
+import { useForSuite } from '../support/suite';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** oauth4webapi is ESM-only; jest.config.js lists it among the packages swc turns into CommonJS. */
@@ -25,6 +26,11 @@ export async function startListeningApp(env: Record<string, string> = {}): Promi
   const t = await startTestApp({ env: { BASE_URL: issuer, ...env } });
   await t.app.listen(port, '127.0.0.1');
   return Object.assign(t, { issuer });
+}
+
+/** `startListeningApp(env)` for the describe block that calls this (see `useForSuite`): started before its tests, closed after. */
+export function useListeningApp(env?: Record<string, string>): TestApp & { issuer: string } {
+  return useForSuite('the listening app', () => startListeningApp(env), (t) => t.close());
 }
 
 export async function createOAuthApp(t: TestApp, redirectUris: string[], scopes?: string, name = 'Test App'): Promise<{ clientId: string; clientSecret: string }> {

@@ -3,15 +3,16 @@ import { verifyPassword } from '@workbase/access';
 import { Clock } from '@workbase/shared/kernel';
 import { OAuthModule } from '@workbase/oauth';
 import { DataSource } from 'typeorm';
-import type { TestApp, TestWorkspace } from '../support/test-app';
-import { Browser, createOAuthApp, oauth, signIn, startListeningApp } from './oauth-support';
+import { useTestApp } from '../support/suite';
+import type { TestWorkspace } from '../support/test-app';
+import { Browser, createOAuthApp, oauth, signIn, useListeningApp } from './oauth-support';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const OTHER_REDIRECT = 'https://app.example.com/oauth/callback';
 const PASSWORD = 'correct horse battery';
 
 describe('OAuth 2.0 authorization server', () => {
-  let t: TestApp & { issuer: string };
+  const t = useListeningApp();
   let acme: TestWorkspace;
   let globex: TestWorkspace;
   let aliceAcme: string;
@@ -22,7 +23,6 @@ describe('OAuth 2.0 authorization server', () => {
   const insecure = { [oauth.allowInsecureRequests]: true };
 
   beforeAll(async () => {
-    t = await startListeningApp();
     acme = await t.createWorkspace('acme');
     globex = await t.createWorkspace('globex');
     aliceAcme = await t.createMember(acme.workspaceId, 'alice@example.test', 'admin', PASSWORD);
@@ -33,7 +33,6 @@ describe('OAuth 2.0 authorization server', () => {
     const issuer = new URL(t.issuer);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
   });
-  afterAll(() => t.close());
 
   const authorizeUrl = (params: Record<string, string | undefined>) => {
     const url = new URL('/oauth/authorize', t.issuer);
@@ -711,11 +710,7 @@ describe('OAuth 2.0 authorization server', () => {
 });
 
 describe('OAuth behind https', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await (await import('../support/test-app')).startTestApp({ env: { BASE_URL: 'https://workbase.example.com' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { BASE_URL: 'https://workbase.example.com' } });
 
   it('marks the cookies Secure', async () => {
     const ws = await t.createWorkspace('secure');
