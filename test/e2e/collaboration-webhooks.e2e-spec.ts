@@ -1,20 +1,11 @@
-import { WebhookWorker } from '@workbase/webhooks';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-import { createWebhook, deliveryRows, eventsOf, FAST_WEBHOOK_ENV, type Receiver, startReceiver, stopWithWorker, uniqueDeliveries, waitFor, waitForFanOut } from './webhooks.helpers';
+import { useWorkspace } from '../support/suite';
+import { createWebhook, deliveryRows, eventsOf, uniqueDeliveries, useReceiver, useWorkerApp, waitFor, waitForFanOut } from './webhooks.helpers';
 
 /** Task, comment and call-recording events reach subscribers through the real worker, filters included. */
 describe('webhooks for tasks, comments and call recordings (e2e)', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let rx: Receiver;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: FAST_WEBHOOK_ENV });
-    ws = await t.createWorkspace('collab-hooks');
-    rx = await startReceiver();
-    await t.app.get(WebhookWorker).start();
-  });
-  afterAll(() => stopWithWorker(t, rx));
+  const t = useWorkerApp();
+  const ws = useWorkspace(t, 'collab-hooks');
+  const rx = useReceiver();
 
   const auth = () => ({ Authorization: `Bearer ${ws.token}` });
   const post = (path: string, body: object) => t.http().post(path).set(auth()).send(body);

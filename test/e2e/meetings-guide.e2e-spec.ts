@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useTestApp, useWorkspace } from '../support/suite';
 
 const run = promisify(execFile);
 
@@ -13,14 +13,12 @@ const run = promisify(execFile);
  * workspace already has, and create one only when nothing matches on title, start and organizer.
  */
 describe('meetings integration guide', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useTestApp({ listen: true });
+  const ws = useWorkspace(t, 'meetings-guide');
   let dir: string;
   let script: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ listen: true });
-    ws = await t.createWorkspace('meetings-guide');
     const readme = readFileSync(join(__dirname, '../../libs/meetings/README.md'), 'utf8');
     const guide = readme.slice(readme.indexOf('## Integration guide: avoiding duplicate meetings'));
     const section = guide.slice(guide.indexOf('### The whole thing, as a script'));
@@ -30,10 +28,7 @@ describe('meetings integration guide', () => {
     script = join(dir, 'sync-meeting.sh');
     writeFileSync(script, block[1], { mode: 0o755 });
   });
-  afterAll(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await t.close();
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const auth = () => ({ Authorization: `Bearer ${ws.token}` });
   const event = { TITLE: 'Weekly sync', START: '2026-03-02T15:00:00Z', END: '2026-03-02T16:00:00Z', ORGANIZER: 'olga@example.com' };

@@ -3,23 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { TransactionRunner, EventOutbox } from '@workbase/shared/persistence';
-import { ACTIVITY_EVENT_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES, WebhookWorker } from '@workbase/webhooks';
+import { ACTIVITY_EVENT_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES } from '@workbase/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useWorkspace } from '../support/suite';
 import {
   canonicalSet,
   createMemberEvent,
   createWebhook,
   deliveryRows,
   eventsOf,
-  FAST_WEBHOOK_ENV,
   hexSignature,
   type Receiver,
   recordEvents,
   startReceiver,
-  stopWithWorker,
   uniqueDeliveries,
+  useReceiver,
+  useWorkerApp,
   verifyStandard,
   waitFor,
   waitForFanOut,
@@ -27,16 +27,10 @@ import {
 
 /** Delivery through a real worker to real HTTP receivers on loopback. */
 describe('webhook delivery (e2e)', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
+  const t = useWorkerApp();
+  const ws = useWorkspace(t);
   const receivers: Receiver[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: FAST_WEBHOOK_ENV });
-    ws = await t.createWorkspace();
-    await t.app.get(WebhookWorker).start();
-  });
-  afterAll(() => stopWithWorker(t, ...receivers));
+  afterAll(() => Promise.all(receivers.map((receiver) => receiver.close())));
 
   async function receiver(reply?: Receiver['reply'], port?: number): Promise<Receiver> {
     const started = await startReceiver(reply, port);
@@ -383,17 +377,9 @@ describe('webhook delivery (e2e)', () => {
  * public address at creation but resolves to a private one later (DNS rebinding) gets nothing.
  */
 describe('webhook delivery with private targets refused (e2e)', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let rx: Receiver;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
-    ws = await t.createWorkspace();
-    rx = await startReceiver();
-    await t.app.get(WebhookWorker).start();
-  });
-  afterAll(() => stopWithWorker(t, rx));
+  const t = useWorkerApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+  const ws = useWorkspace(t);
+  const rx = useReceiver();
 
   it('refuses at connect time a target that now resolves to loopback, and an address literal', async () => {
     const port = new URL(rx.url).port;

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { WebhookWorker } from '@workbase/webhooks';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { useWorkspace } from '../support/suite';
+import type { TestApp } from '../support/test-app';
 import {
   createMemberEvent,
   createWebhook,
   eventsOf,
-  FAST_WEBHOOK_ENV,
   hexSignature,
-  type Receiver,
-  startReceiver,
-  stopWithWorker,
+  useReceiver,
+  useWorkerApp,
   verifyStandard,
   waitFor,
 } from './webhooks.helpers';
@@ -19,17 +17,9 @@ const storedSecret = async (t: TestApp, webhookId: string): Promise<string> =>
   (await t.app.get(DataSource).query(`SELECT secret FROM webhooks WHERE id = $1`, [webhookId]))[0].secret;
 
 describe('webhook signing secrets at rest (SECRETS_KEY)', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, SECRETS_KEY: randomBytes(32).toString('hex') } });
-    ws = await t.createWorkspace();
-    receiver = await startReceiver();
-    await t.app.get(WebhookWorker).start();
-  });
-  afterAll(() => stopWithWorker(t, receiver));
+  const t = useWorkerApp({ SECRETS_KEY: randomBytes(32).toString('hex') });
+  const ws = useWorkspace(t);
+  const receiver = useReceiver();
 
   it('stores the secret sealed, shows it once, and still signs deliveries with it', async () => {
     const hook = await createWebhook(t, ws.token, `${receiver.url}/sealed`, [{ event_type: 'workspace-member.created', filter: null }]);

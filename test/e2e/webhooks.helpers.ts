@@ -7,7 +7,8 @@ import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import type { TestApp } from '../support/test-app';
+import { useForSuite } from '../support/suite';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Fast delivery settings: retries in fractions of a second (21 attempts over ~10 s, so a receiver
@@ -32,6 +33,27 @@ export async function stopWithWorker(t: TestApp | undefined, ...receivers: Array
   await t?.app.get(WebhookWorker).stop();
   await Promise.all(receivers.map((receiver) => receiver?.close()));
   await t?.close();
+}
+
+/**
+ * The test app with FAST_WEBHOOK_ENV (and `env`) and its webhook worker running, for the describe block
+ * that calls this (see `useForSuite`): started before its tests; the worker stopped, then the app closed, after.
+ */
+export function useWorkerApp(env: Record<string, string> = {}): TestApp {
+  return useForSuite(
+    'the app and its webhook worker',
+    async () => {
+      const t = await startTestApp({ env: { ...FAST_WEBHOOK_ENV, ...env } });
+      await t.app.get(WebhookWorker).start();
+      return t;
+    },
+    (t) => stopWithWorker(t),
+  );
+}
+
+/** A receiver (see `startReceiver`) for the describe block that calls this: listening before its tests, closed after. */
+export function useReceiver(reply?: Receiver['reply']): Receiver {
+  return useForSuite('the receiver', () => startReceiver(reply), (receiver) => receiver.close());
 }
 
 export interface ReceivedRequest {

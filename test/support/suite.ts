@@ -15,6 +15,7 @@ function madeBeforeAll<T extends object>(what: string): { readonly value: T; set
   };
   const value = new Proxy({} as T, {
     get: (_, key) => Reflect.get(current(), key),
+    set: (_, key, assigned) => Reflect.set(current(), key, assigned),
     has: (_, key) => Reflect.has(current(), key),
     ownKeys: () => Reflect.ownKeys(current()),
     getOwnPropertyDescriptor: (_, key) => {
