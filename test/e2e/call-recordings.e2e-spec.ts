@@ -2,6 +2,7 @@ import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
+import { meetingBody } from '../support/meetings';
 
 /** Call recordings and transcripts under meetings; video URLs under the webhook target policy (private targets refused here). */
 describe('call recordings', () => {
@@ -22,20 +23,7 @@ describe('call recordings', () => {
   };
   const meeting = async (token: string) =>
     (
-      await post(
-        '/v2/meetings',
-        {
-          data: {
-            title: 'Pricing call',
-            description: '',
-            is_all_day: false,
-            start: { datetime: '2026-03-02T15:00:00Z', timezone: 'UTC' },
-            end: { datetime: '2026-03-02T16:00:00Z', timezone: 'UTC' },
-            participants: [],
-          },
-        },
-        token,
-      ).expect(200)
+      await post('/v2/meetings', meetingBody({ title: 'Pricing call' }), token).expect(200)
     ).body.data.id.meeting_id as string;
   const segment = (i: number, speech = `Segment ${i}`) => ({ speech, start_time: i * 10, end_time: i * 10 + 9.5, speaker: { name: i % 2 ? 'Grace' : 'Ada', email_address: i % 2 ? null : 'ada@example.com' } });
   const recordings = (id = meetingId) => `/v2/meetings/${id}/call_recordings`;

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { useTestApp, useWorkspace } from '../support/suite';
+import { meetingBody } from '../support/meetings';
 
 /** `external_ref` on meeting create: accepted, stored and returned, never matched. */
 describe('meetings: external_ref', () => {
@@ -9,17 +10,12 @@ describe('meetings: external_ref', () => {
   const post = (body: object) => t.http().post('/v2/meetings').set('Authorization', `Bearer ${ws.token}`).send(body);
   const get = (path: string) => t.http().get(path).set('Authorization', `Bearer ${ws.token}`);
   const meetings = async () => Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM meetings WHERE workspace_id = $1`, [ws.workspaceId]))[0].n);
-  const meeting = (externalRef?: unknown) => ({
-    data: {
-      title: 'Weekly sync',
-      description: '',
-      is_all_day: false,
+  const meeting = (externalRef?: unknown) =>
+    meetingBody({
       start: { datetime: '2026-03-02T15:00:00Z', timezone: 'Europe/London' },
       end: { datetime: '2026-03-02T16:00:00Z', timezone: 'Europe/London' },
-      participants: [],
       ...(externalRef === undefined ? {} : { external_ref: externalRef }),
-    },
-  });
+    });
   const ref = { ical_uid: '040000008200E00074C5B7101A82E008', provider: 'microsoft', is_recurring: true, original_start_time: '2026-03-02T16:00:00+01:00' };
 
   it('returns external_ref as given (the instant normalised), on create, get and list', async () => {

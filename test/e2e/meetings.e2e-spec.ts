@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
 import type { TestWorkspace } from '../support/test-app';
+import { meetingBody } from '../support/meetings';
 
 describe('meetings', () => {
   const t = useTestApp();
@@ -11,17 +12,14 @@ describe('meetings', () => {
 
   const { get, post, createRecord } = bearerRequests(() => t, () => ws.token);
 
-  const timed = (overrides: Record<string, unknown> = {}) => ({
-    data: {
-      title: 'Weekly sync',
+  const timed = (overrides: Record<string, unknown> = {}) =>
+    meetingBody({
       description: 'Status of the week',
-      is_all_day: false,
       start: { datetime: '2026-03-02T15:00:00Z', timezone: 'Europe/London' },
       end: { datetime: '2026-03-02T16:00:00Z', timezone: 'Europe/London' },
       participants: [{ email_address: 'organizer@example.com', is_organizer: true, status: 'accepted', name: 'Olga Organizer' }],
       ...overrides,
-    },
-  });
+    });
 
   async function createPerson(email: string, token = ws.token): Promise<string> {
     const res = await post('/v2/objects/people/records', { data: { values: { email_addresses: [email] } } }, token).expect(200);

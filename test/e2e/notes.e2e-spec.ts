@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
 import type { TestWorkspace } from '../support/test-app';
+import { meetingBody } from '../support/meetings';
 
 describe('notes', () => {
   const t = useTestApp();
@@ -60,16 +61,10 @@ describe('notes', () => {
     });
 
     it('creates a markdown note with the documented subset, backdated and linked to a meeting', async () => {
-      const meeting = await post('/v2/meetings', {
-        data: {
-          title: 'Kick-off',
-          description: '',
-          is_all_day: false,
-          start: { datetime: '2026-01-05T09:00:00Z', timezone: 'UTC' },
-          end: { datetime: '2026-01-05T10:00:00Z', timezone: 'UTC' },
-          participants: [],
-        },
-      }).expect(200);
+      const meeting = await post(
+        '/v2/meetings',
+        meetingBody({ title: 'Kick-off', start: { datetime: '2026-01-05T09:00:00Z', timezone: 'UTC' }, end: { datetime: '2026-01-05T10:00:00Z', timezone: 'UTC' } }),
+      ).expect(200);
       const meetingId = meeting.body.data.id.meeting_id;
       const markdown = '# Recap\n\n**Date:** 2023-10-26\n- Reviewed ==metrics==\n1. Follow up with [Marketing](https://example.com)\n~~Deferred~~ _later_';
       const res = await post(

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { useTestApp, useWorkspace } from '../support/suite';
+import { meetingBody } from '../support/meetings';
 
 /**
  * Issue 20, item 4: generated bodies on every write and query endpoint are answered with a 2xx or
@@ -41,11 +42,7 @@ describe('generated input on every write and query endpoint', () => {
     ids.note = (await json('post', '/v2/notes', { data: { parent_object: 'people', parent_record_id: ids.person, title: 'Hello', format: 'plaintext', content: 'x' } }).expect(200)).body.data.id.note_id;
     ids.webhook = (await json('post', '/v2/webhooks', { data: { target_url: 'http://127.0.0.1:9/hook', subscriptions: [{ event_type: 'record.created', filter: null }] } }).expect(200)).body.data.id.webhook_id;
     ids.task = (await json('post', '/v2/tasks', { data: { content: 'Call Ada', format: 'plaintext', deadline_at: null, is_completed: false, linked_records: [], assignees: [] } }).expect(200)).body.data.id.task_id;
-    ids.meeting = (
-      await json('post', '/v2/meetings', {
-        data: { title: 'Fuzz call', description: '', is_all_day: false, start: { datetime: '2026-03-02T15:00:00Z', timezone: 'UTC' }, end: { datetime: '2026-03-02T16:00:00Z', timezone: 'UTC' }, participants: [] },
-      }).expect(200)
-    ).body.data.id.meeting_id;
+    ids.meeting = (await json('post', '/v2/meetings', meetingBody({ title: 'Fuzz call' })).expect(200)).body.data.id.meeting_id;
     ids.group = (await t.http().post('/scim/v2/Groups').set('Authorization', `Bearer ${ws.token}`).set('Content-Type', 'application/scim+json')
       .send(JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Fuzzers' })).expect(201)).body.id;
     ids.user = (await t.http().post('/scim/v2/Users').set('Authorization', `Bearer ${ws.token}`).set('Content-Type', 'application/scim+json')
