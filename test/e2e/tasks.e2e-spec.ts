@@ -1,6 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
-import { bearerRequests } from '../support/requests';
+import { bearerRequests, expectEachRefused } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
 import type { TestWorkspace } from '../support/test-app';
 
@@ -165,7 +165,7 @@ describe('tasks', () => {
     });
 
     it('refuses bad list parameters with a 400 naming the parameter', async () => {
-      for (const [query, field] of [
+      await expectEachRefused([
         ['?limit=0', 'limit'],
         ['?limit=1001', 'limit'],
         ['?offset=-1', 'offset'],
@@ -176,11 +176,7 @@ describe('tasks', () => {
         ['?linked_object=people&linked_record_id=nope', 'linked_record_id'],
         ['?assignee=somebody', 'assignee'],
         ['?assignee=nobody@list.test', 'assignee'],
-      ]) {
-        const res = await get(`/v2/tasks${query}`, list.token).expect(400);
-        expect(res.body).toMatchObject({ status_code: 400, type: 'invalid_request_error' });
-        expect(res.body.message).toContain(field);
-      }
+      ], (query) => get(`/v2/tasks${query}`, list.token));
       await get('/v2/tasks?linked_object=nope&linked_record_id=' + person, list.token).expect(404);
     });
   });
@@ -221,16 +217,13 @@ describe('tasks', () => {
     it('refuses PATCH of other fields, and a failed PATCH changes nothing', async () => {
       const created = (await post('/v2/tasks', task()).expect(200)).body.data;
       const id = created.id.task_id;
-      for (const [body, field] of [
+      await expectEachRefused([
         [{ data: { content: 'rewritten' } }, 'data.content'],
         [{ data: { format: 'plaintext' } }, 'data.format'],
         [{ data: {} }, 'data'],
         [{ data: { is_completed: null } }, 'data.is_completed'],
         [{ data: { deadline_at: 'soon' } }, 'data.deadline_at'],
-      ] as const) {
-        const res = await patch(`/v2/tasks/${id}`, body).expect(400);
-        expect(res.body.message).toContain(field);
-      }
+      ], (body) => patch(`/v2/tasks/${id}`, body));
       // A valid change together with a bad reference is refused whole.
       const res = await patch(`/v2/tasks/${id}`, {
         data: { is_completed: true, assignees: [{ referenced_actor_type: 'workspace-member', referenced_actor_id: theirMemberId }] },

@@ -33,3 +33,16 @@ export function bearerRequests(app: () => TestApp, defaultToken: () => string): 
   };
   return requests;
 }
+
+/**
+ * Sends each bad input and expects a 400 `invalid_request_error` whose message names the case's
+ * field; a failure shows the case's input and field beside the status, so it says which case it was.
+ */
+export async function expectEachRefused<T>(cases: ReadonlyArray<readonly [T, string]>, send: (input: T) => PromiseLike<{ status: number; body: { message?: string } }>): Promise<void> {
+  for (const [input, field] of cases) {
+    const res = await send(input);
+    expect({ input, field, status: res.status }).toEqual({ input, field, status: 400 });
+    expect(res.body).toMatchObject({ status_code: 400, type: 'invalid_request_error' });
+    expect(res.body.message).toContain(field);
+  }
+}
