@@ -43,7 +43,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { SqlExecutor, wrappedStatement } from '../libs/sql/src/infrastructure/sql-executor';
 import { startServiceProcess } from './service-process';
-import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, jsonClient, runBench, sequentialLatency } from './support';
+import { appendResults, type BenchEnvironment, type BenchWorkspace, createBenchWorkspace, interleavedLatency, jsonClient, runBench } from './support';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -225,8 +225,13 @@ async function limitInOwnProcess(bench: BenchEnvironment, sql: string, normalise
   try {
     const call = async () => ((await jsonClient(service.baseUrl, bench.token)('POST', '/v2/sql', { sql })).data as { rows: Row[] }).rows.map(normalise);
     await verify(await call());
-    const { p50, p95 } = await sequentialLatency(LIMIT_ROUNDS, async () => (await call()).length);
-    return `| ↳ the same, service in its own process (${service.mode}, ${LIMIT_ROUNDS} rounds) | ${p50.toFixed(1)} / ${p95.toFixed(1)} | | |`;
+    // GET /v2/self, one cached token lookup, in turn with the statement: the floor of a request through this client and service.
+    const self = jsonClient(service.baseUrl, bench.token);
+    const [statement, floor] = await interleavedLatency(LIMIT_ROUNDS, [call, () => self('GET', '/v2/self')]);
+    return (
+      `| ↳ the same, service in its own process (${service.mode}, ${LIMIT_ROUNDS} rounds; GET /v2/self in turn with it: ` +
+      `${floor.p50.toFixed(1)} / ${floor.p95.toFixed(1)} ms) | ${statement.p50.toFixed(1)} / ${statement.p95.toFixed(1)} | | |`
+    );
   } finally {
     await service.close();
   }

@@ -196,6 +196,26 @@ export async function sequentialLatency(rounds: number, run: () => Promise<numbe
   return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], rows };
 }
 
+/**
+ * Each of `runs` once as a warm-up, then `rounds` rounds that call each in turn, so that drift of
+ * the machine falls on all of them alike; ms at p50 and p95 per run, in the order given.
+ */
+export async function interleavedLatency(rounds: number, runs: ReadonlyArray<() => Promise<unknown>>): Promise<Array<{ p50: number; p95: number }>> {
+  for (const run of runs) await run();
+  const times = runs.map((): number[] => []);
+  for (let i = 0; i < rounds; i++) {
+    for (const [index, run] of runs.entries()) {
+      const start = performance.now();
+      await run();
+      times[index].push(performance.now() - start);
+    }
+  }
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return { p50: list[Math.floor(list.length / 2)], p95: list[Math.floor(list.length * 0.95)] };
+  });
+}
+
 /** Appends `lines` to the results file (BENCH_RESULTS, else bench/RESULTS.md), unless BENCH_NO_WRITE is set. */
 export function appendResults(lines: readonly string[]): void {
   if (process.env.BENCH_NO_WRITE) return;
