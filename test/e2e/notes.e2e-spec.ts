@@ -186,6 +186,17 @@ describe('notes', () => {
       expect((await events(ws.workspaceId, id)).map((e: { type: string }) => e.type)).toEqual(['note.created']);
     });
 
+    it('reads created_at as RFC 3339 does: t and z in either case, any offset, digits past milliseconds dropped', async () => {
+      for (const [createdAt, stored] of [
+        ['2024-05-06t07:08:09.123456z', '2024-05-06T07:08:09.123Z'],
+        ['2024-05-06T09:08:09+02:00', '2024-05-06T07:08:09.000Z'],
+        ['2024-05-06T07:08Z', '2024-05-06T07:08:00.000Z'],
+      ]) {
+        const res = await post('/v2/notes', note({ created_at: createdAt }));
+        expect({ createdAt, status: res.status, stored: res.body.data?.created_at }).toEqual({ createdAt, status: 200, stored });
+      }
+    });
+
     it('takes ids in any letter case, and a null created_at or meeting_id as absent', async () => {
       const res = await post('/v2/notes', note({ parent_record_id: personId.toUpperCase(), created_at: null, meeting_id: null })).expect(200);
       expect(res.body.data).toMatchObject({ parent_record_id: personId, meeting_id: null });

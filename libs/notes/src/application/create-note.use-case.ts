@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MeetingDirectory } from '@workbase/meetings';
 import { RecordEngine } from '@workbase/records';
-import { type Actor, DomainError, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { type Actor, DomainError, newId, NotFoundError, readOffsetInstant, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { NOTE_TITLE_MAX_LENGTH, type Note } from '../domain/note';
 import { type NoteFormat, noteContent } from '../domain/note-content';
@@ -20,8 +20,6 @@ export interface CreateNoteCommand {
   readonly createdAt?: string;
   readonly meetingId?: string | null;
 }
-
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 @Injectable()
 export class CreateNoteUseCase {
@@ -72,14 +70,9 @@ export function checkTitle(title: string): void {
 
 function parseCreatedAt(value: string): Date {
   const invalid = (why: string) => new ValidationError(`data.created_at: ${why}`, { field: 'data.created_at' });
-  const match = INSTANT.exec(value);
-  if (!match) throw invalid(`"${value}" is not an ISO 8601 timestamp with a time zone offset.`);
-  const [y, mo, d, h, mi, s] = [match[1], match[2], match[3], match[4], match[5], match[6] ?? '0'].map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  const at = new Date(value.replace(/(\.\d{3})\d+/, '$1'));
-  if (Number.isNaN(at.getTime()) || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
-    throw invalid(`"${value}" is not a valid date and time.`);
-  }
+  const at = readOffsetInstant(value);
+  if (at === 'malformed') throw invalid(`"${value}" is not an ISO 8601 timestamp with a time zone offset.`);
+  if (at === 'impossible') throw invalid(`"${value}" is not a valid date and time.`);
   if (at.getTime() < 0) throw invalid('must not be before 1970-01-01T00:00:00Z.');
   if (at.getTime() > Date.now()) throw invalid('must not be in the future.');
   return at;
