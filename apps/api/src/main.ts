@@ -1,26 +1,16 @@
 import type { Server } from 'node:http';
 import { IssueTokenUseCase, CreateWorkspaceUseCase, WorkspaceLookup } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger, resolveLogFormat } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import type { INestApplication } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { createApp } from './app.factory';
 import { Readiness } from './readiness';
-import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from './process-lifecycle';
+import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitAtDeadline, exitWhenDatabaseIsLost, openProcessDatabase, withinBudget } from './process-lifecycle';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const format = resolveLogFormat(config.logFormat);
-  const logger = createLogger(config.logLevel, 1, format);
-  if (!config.databaseUrl) logger.info(`starting the embedded PostgreSQL in ${config.dataDir}`);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    log: (line) => logger.debug({ component: 'postgres' }, line),
-    progress: (line) => logger.info(line),
-  });
+  const { config, format, logger, database } = await openProcessDatabase();
   let app: INestApplication | undefined;
   let stopping = false;
 
@@ -34,10 +24,7 @@ async function main(): Promise<void> {
     stopping = true;
     const startedAt = Date.now();
     const left = () => SHUTDOWN_DEADLINE_MS - (Date.now() - startedAt);
-    setTimeout(() => {
-      logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS + 500).unref();
+    exitAtDeadline(logger);
     logger.info({ signal }, 'shutting down: readiness is 503, finishing in-flight requests');
     if (app) {
       app.get(Readiness).drain();
@@ -98,7 +85,7 @@ async function main(): Promise<void> {
 }
 
 /** On an empty embedded database, a demo workspace and an all-scope token, printed once. */
-async function seedDemoWorkspace(app: INestApplication, baseUrl: string, format: 'json' | 'pretty', logger: ReturnType<typeof createLogger>): Promise<void> {
+async function seedDemoWorkspace(app: INestApplication, baseUrl: string, format: 'json' | 'pretty', logger: Logger): Promise<void> {
   if (!(await app.get(WorkspaceLookup).isEmpty())) return;
   const workspace = await app.get(CreateWorkspaceUseCase).execute({
     name: 'Demo workspace',

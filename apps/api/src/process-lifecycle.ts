@@ -1,6 +1,6 @@
-import type { AppConfig } from '@workbase/shared/config';
-import { createLogger, type LogFormat } from '@workbase/shared/http';
-import type { DatabaseHandle } from '@workbase/shared/persistence';
+import { type AppConfig, loadConfig } from '@workbase/shared/config';
+import { createLogger, type LogFormat, resolveLogFormat } from '@workbase/shared/http';
+import { type DatabaseHandle, openDatabase } from '@workbase/shared/persistence';
 import type { Logger } from 'pino';
 
 /** A process asked to stop is gone within this long (systemd's and Docker's defaults leave 10 s before SIGKILL). */
@@ -8,6 +8,33 @@ export const SHUTDOWN_DEADLINE_MS = 9_000;
 
 /** Exit status when the embedded database this process joined cannot be followed (EX_TEMPFAIL: try again). */
 export const EXIT_DATABASE_LOST = 75;
+
+/**
+ * What every process (the API, a worker) starts from: its config, log format and logger, and its
+ * database, the embedded cluster started or joined when DATABASE_URL is unset (PostgreSQL's own
+ * lines at debug, first-start progress at info).
+ */
+export async function openProcessDatabase(): Promise<{ config: AppConfig; format: LogFormat; logger: Logger; database: DatabaseHandle }> {
+  const config = loadConfig();
+  const format = resolveLogFormat(config.logFormat);
+  const logger = createLogger(config.logLevel, 1, format);
+  if (!config.databaseUrl) logger.info(`starting the embedded PostgreSQL in ${config.dataDir}`);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (line) => logger.debug({ component: 'postgres' }, line),
+    progress: (line) => logger.info(line),
+  });
+  return { config, format, logger, database };
+}
+
+/** A stopping process that has not finished by the deadline exits non-zero (the timer does not keep it alive). */
+export function exitAtDeadline(logger: Logger): void {
+  setTimeout(() => {
+    logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS + 500).unref();
+}
 
 /** Resolves true when `work` settles within `ms`, false when the time runs out first (the work goes on). */
 export async function withinBudget(work: Promise<unknown>, ms: number): Promise<boolean> {

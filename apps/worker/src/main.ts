@@ -1,10 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger, PinoNestLogger, resolveLogFormat } from '@workbase/shared/http';
-import { openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { PinoNestLogger } from '@workbase/shared/http';
+import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
-import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitWhenDatabaseIsLost, withinBudget } from '../../api/src/process-lifecycle';
+import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitAtDeadline, exitWhenDatabaseIsLost, openProcessDatabase, withinBudget } from '../../api/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -12,25 +11,14 @@ import { WorkerModule } from './worker.module';
  * itself unless RUN_WORKER=false); they share the work through PostgreSQL.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const format = resolveLogFormat(config.logFormat);
-  const logger = createLogger(config.logLevel, 1, format);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    log: (line) => logger.debug({ component: 'postgres' }, line),
-    progress: (line) => logger.info(line),
-  });
+  const { config, format, logger, database } = await openProcessDatabase();
   let app: INestApplicationContext | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     const startedAt = Date.now();
-    setTimeout(() => {
-      logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS + 500).unref();
+    exitAtDeadline(logger);
     logger.info({ signal }, 'worker shutting down: finishing the delivery attempts in flight');
     if (app) {
       // Attempts not finished in time keep their jobs active; pg-boss hands them to another worker once they expire.
