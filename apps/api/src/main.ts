@@ -7,24 +7,18 @@ import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
 import { Readiness } from './readiness';
-import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitAtDeadline, exitWhenDatabaseIsLost, openProcessDatabase, withinBudget } from './process-lifecycle';
+import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from './process-lifecycle';
 
 async function main(): Promise<void> {
   const { config, format, logger, database } = await openProcessDatabase();
   let app: INestApplication | undefined;
-  let stopping = false;
 
   /**
    * SIGTERM (systemd and `docker stop` send it to the whole process group) or SIGINT: readiness
    * turns 503 first, in-flight requests finish, the worker finishes or releases its jobs, the
    * embedded cluster stops with a fast shutdown, and the process is gone within 10 s.
    */
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const startedAt = Date.now();
-    const left = () => SHUTDOWN_DEADLINE_MS - (Date.now() - startedAt);
-    exitAtDeadline(logger);
+  stopOnSignal(logger, async (signal, { elapsed, left }) => {
     logger.info({ signal }, 'shutting down: readiness is 503, finishing in-flight requests');
     if (app) {
       app.get(Readiness).drain();
@@ -47,11 +41,9 @@ async function main(): Promise<void> {
       );
     }
     await database.close().catch((error: unknown) => logger.error({ err: error }, 'error while stopping the database'));
-    logger.info({ ms: Date.now() - startedAt }, 'stopped');
+    logger.info({ ms: elapsed() }, 'stopped');
     process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 
   try {
     if (!database.embedded && !config.secretsKey) {

@@ -28,12 +28,31 @@ export async function openProcessDatabase(): Promise<{ config: AppConfig; format
   return { config, format, logger, database };
 }
 
-/** A stopping process that has not finished by the deadline exits non-zero (the timer does not keep it alive). */
-export function exitAtDeadline(logger: Logger): void {
-  setTimeout(() => {
-    logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
-    process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS + 500).unref();
+/** The time a stopping process has: ms since the signal, and ms of SHUTDOWN_DEADLINE_MS left. */
+export interface ShutdownClock {
+  elapsed(): number;
+  left(): number;
+}
+
+/**
+ * Runs `stop` on the first SIGTERM or SIGINT (later ones are ignored while it runs); a process that
+ * has not exited by the deadline exits non-zero (the timer does not keep it alive).
+ */
+export function stopOnSignal(logger: Logger, stop: (signal: NodeJS.Signals, clock: ShutdownClock) => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const startedAt = Date.now();
+    setTimeout(() => {
+      logger.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS + 500).unref();
+    const elapsed = () => Date.now() - startedAt;
+    void stop(signal, { elapsed, left: () => SHUTDOWN_DEADLINE_MS - elapsed() });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 /** Resolves true when `work` settles within `ms`, false when the time runs out first (the work goes on). */

@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { PinoNestLogger } from '@workbase/shared/http';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
-import { SHUTDOWN_DEADLINE_MS, announcer, describeDatabase, exitAtDeadline, exitWhenDatabaseIsLost, openProcessDatabase, withinBudget } from '../../api/src/process-lifecycle';
+import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../api/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -13,29 +13,22 @@ import { WorkerModule } from './worker.module';
 async function main(): Promise<void> {
   const { config, format, logger, database } = await openProcessDatabase();
   let app: INestApplicationContext | undefined;
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const startedAt = Date.now();
-    exitAtDeadline(logger);
+  stopOnSignal(logger, async (signal, { elapsed, left }) => {
     logger.info({ signal }, 'worker shutting down: finishing the delivery attempts in flight');
     if (app) {
       // Attempts not finished in time keep their jobs active; pg-boss hands them to another worker once they expire.
-      if (!(await withinBudget(app.get(WebhookWorker).stop(), SHUTDOWN_DEADLINE_MS - 2_500))) {
+      if (!(await withinBudget(app.get(WebhookWorker).stop(), left() - 2_500))) {
         logger.warn('delivery attempts still running; their jobs are released to another worker when they expire');
       }
       await withinBudget(
         app.close().catch((error: unknown) => logger.error({ err: error }, 'error while stopping the worker')),
-        SHUTDOWN_DEADLINE_MS - 1_500 - (Date.now() - startedAt),
+        left() - 1_500,
       );
     }
     await database.close().catch(() => undefined);
-    logger.info({ ms: Date.now() - startedAt }, 'worker stopped');
+    logger.info({ ms: elapsed() }, 'worker stopped');
     process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
   try {
     await runMigrations(database.url, { progress: (line) => logger.info(line) });
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
