@@ -47,41 +47,26 @@ export async function generatePeople(pg: ClientBase, workspaceId: string, people
     const start = from === 0 ? 0 : companiesFrom;
     // created_at spreads over time like real data (one second apart), so default-order pages and
     // created_at filters see distinct values.
-    await pg.query(
-      `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
-       SELECT $1, md5('company-' || i)::uuid, $2, $3::jsonb, timestamptz '2024-01-01' + make_interval(secs => i) FROM generate_series($4::int, $5::int - 1) i`,
-      [workspaceId, companiesId, actor, start, companiesTo],
-    );
-    await pg.query(
-      `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
-       SELECT $1, md5('company-' || i)::uuid, $2, now(), $3::jsonb, 'company-' || i || '.com', jsonb_build_object('domain', 'company-' || i || '.com', 'root_domain', 'company-' || i || '.com')
-         FROM generate_series($4::int, $5::int - 1) i`,
-      [workspaceId, ids.domains, actor, start, companiesTo],
-    );
-    await pg.query(
-      `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
-       SELECT $1, $2, 'company-' || i || '.com', md5('company-' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
-      [workspaceId, ids.domains, start, companiesTo],
-    );
+    await insertKeyedRecords(pg, workspaceId, actor, {
+      prefix: 'company-',
+      containerId: companiesId,
+      attributeId: ids.domains,
+      from: start,
+      to: companiesTo,
+      key: `'company-' || i || '.com'`,
+      json: `jsonb_build_object('domain', 'company-' || i || '.com', 'root_domain', 'company-' || i || '.com')`,
+    });
   }
-  await pg.query(
-    `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
-     SELECT $1, md5('person-' || i)::uuid, $2, $3::jsonb, timestamptz '2024-01-01' + make_interval(secs => i) FROM generate_series($4::int, $5::int - 1) i`,
-    [workspaceId, peopleId, actor, from, to],
-  );
-  await pg.query(
-    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
-     SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, 'person-' || i || '@example.com',
-            jsonb_build_object('original_email_address', 'person-' || i || '@example.com', 'email_address', 'person-' || i || '@example.com',
-                               'email_domain', 'example.com', 'email_root_domain', 'example.com', 'email_local_specifier', 'person-' || i)
-       FROM generate_series($4::int, $5::int - 1) i`,
-    [workspaceId, ids.email, actor, from, to],
-  );
-  await pg.query(
-    `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
-     SELECT $1, $2, 'person-' || i || '@example.com', md5('person-' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
-    [workspaceId, ids.email, from, to],
-  );
+  await insertKeyedRecords(pg, workspaceId, actor, {
+    prefix: 'person-',
+    containerId: peopleId,
+    attributeId: ids.email,
+    from,
+    to,
+    key: `'person-' || i || '@example.com'`,
+    json: `jsonb_build_object('original_email_address', 'person-' || i || '@example.com', 'email_address', 'person-' || i || '@example.com',
+                              'email_domain', 'example.com', 'email_root_domain', 'example.com', 'email_local_specifier', 'person-' || i)`,
+  });
   await pg.query(
     `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_number)
      SELECT $1, md5('person-' || i)::uuid, $2, now(), $3::jsonb, (i::bigint * 7919) % 10000 FROM generate_series($4::int, $5::int - 1) i`,
@@ -98,4 +83,32 @@ export async function generatePeople(pg: ClientBase, workspaceId: string, people
     [workspaceId, ids.company, actor, companiesId, from, companiesTo, to],
   );
   await pg.query('COMMIT');
+}
+
+/**
+ * Records `md5(prefix || i)` for i in [from, to) of a container, created one second apart, each with
+ * its value of a unique text attribute (`key` and `json` are SQL over `i`) and that value's unique key.
+ */
+async function insertKeyedRecords(
+  pg: ClientBase,
+  workspaceId: string,
+  actor: string,
+  batch: { prefix: string; containerId: string; attributeId: string; from: number; to: number; key: string; json: string },
+): Promise<void> {
+  const { prefix, containerId, attributeId, from, to, key, json } = batch;
+  await pg.query(
+    `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
+     SELECT $1, md5($6::text || i)::uuid, $2, $3::jsonb, timestamptz '2024-01-01' + make_interval(secs => i) FROM generate_series($4::int, $5::int - 1) i`,
+    [workspaceId, containerId, actor, from, to, prefix],
+  );
+  await pg.query(
+    `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
+     SELECT $1, md5($6::text || i)::uuid, $2, now(), $3::jsonb, ${key}, ${json} FROM generate_series($4::int, $5::int - 1) i`,
+    [workspaceId, attributeId, actor, from, to, prefix],
+  );
+  await pg.query(
+    `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
+     SELECT $1, $2, ${key}, md5($5::text || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
+    [workspaceId, attributeId, from, to, prefix],
+  );
 }
