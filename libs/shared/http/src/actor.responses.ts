@@ -1,7 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ActorType } from '@workbase/shared/kernel';
-
-const ACTOR_TYPES: readonly ActorType[] = ['api-token', 'workspace-member', 'system', 'app'];
+import { ACTOR_TYPES, type ActorType } from '@workbase/shared/kernel';
 
 /**
  * Who did something, as the reference API writes it (`created_by_actor`, a comment's author).

@@ -36,7 +36,6 @@ export function toActivityResponse(activity: Activity): ActivityResponse {
   };
 }
 
-
 export class ActivityRecordResponse {
   @ApiProperty({ example: { workspace_id: 'uuid', activity_id: 'uuid', record_id: 'uuid' } }) id!: Record<string, string>;
   @ApiProperty({ example: '2026-11-22T13:22:49.061281000Z' }) created_at!: string;

@@ -51,7 +51,6 @@ export class ThreadEnvelope extends WrappedData(ThreadResponse) {}
 
 export class ThreadListEnvelope extends WrappedList(ThreadResponse) {}
 
-
 export function toCommentResponse(comment: Comment): CommentResponse {
   const { subject } = comment;
   return {

@@ -8,7 +8,6 @@ class CallRecordingId {
   @ApiProperty() call_recording_id!: string;
 }
 
-
 export class CallRecordingResponse {
   @ApiProperty({ type: CallRecordingId }) id!: CallRecordingId;
   @ApiProperty({ enum: CALL_RECORDING_STATUSES, description: '`completed`: a recording holds what was given, with nothing left to process' }) status!: string;

@@ -33,7 +33,6 @@ class ExternalRefResponse {
   @ApiProperty({ required: false }) original_start_time?: string;
 }
 
-
 export class MeetingResponse {
   @ApiProperty({ type: MeetingId }) id!: MeetingId;
   @ApiProperty() title!: string;

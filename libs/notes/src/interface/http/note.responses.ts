@@ -7,7 +7,6 @@ class NoteId {
   @ApiProperty() note_id!: string;
 }
 
-
 export class NoteResponse {
   @ApiProperty({ type: NoteId }) id!: NoteId;
   @ApiProperty({ description: 'Slug of the parent object', example: 'people' }) parent_object!: string;
@@ -30,7 +29,6 @@ export class NoteResponse {
 export class NoteEnvelope extends WrappedData(NoteResponse) {}
 
 export class NoteListEnvelope extends WrappedList(NoteResponse) {}
-
 
 export function toNoteResponse(note: Note): NoteResponse {
   return {

@@ -17,7 +17,6 @@ class TaskAssigneeResponse {
   @ApiProperty() referenced_actor_id!: string;
 }
 
-
 export class TaskResponse {
   @ApiProperty({ type: TaskId }) id!: TaskId;
   @ApiProperty() content_plaintext!: string;
@@ -33,7 +32,6 @@ export class TaskResponse {
 export class TaskEnvelope extends WrappedData(TaskResponse) {}
 
 export class TaskListEnvelope extends WrappedList(TaskResponse) {}
-
 
 export function toTaskResponse(task: Task): TaskResponse {
   return {
