@@ -223,11 +223,11 @@ async function run(bench: BenchEnvironment, pool: Pool) {
 async function limitInOwnProcess(bench: BenchEnvironment, sql: string, normalise: (row: Row) => Row, verify: (rows: Row[]) => Promise<void>): Promise<string> {
   const service = await startServiceProcess(bench.url, { SQL_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
   try {
-    const call = async () => ((await jsonClient(service.baseUrl, bench.token)('POST', '/v2/sql', { sql })).data as { rows: Row[] }).rows.map(normalise);
+    const api = jsonClient(service.baseUrl, bench.token);
+    const call = async () => ((await api('POST', '/v2/sql', { sql })).data as { rows: Row[] }).rows.map(normalise);
     await verify(await call());
     // GET /v2/self, one cached token lookup, in turn with the statement: the floor of a request through this client and service.
-    const self = jsonClient(service.baseUrl, bench.token);
-    const [statement, floor] = await interleavedLatency(LIMIT_ROUNDS, [call, () => self('GET', '/v2/self')]);
+    const [statement, floor] = await interleavedLatency(LIMIT_ROUNDS, [call, () => api('GET', '/v2/self')]);
     return (
       `| ↳ the same, service in its own process (${service.mode}, ${LIMIT_ROUNDS} rounds; GET /v2/self in turn with it: ` +
       `${floor.p50.toFixed(1)} / ${floor.p95.toFixed(1)} ms) | ${statement.p50.toFixed(1)} / ${statement.p95.toFixed(1)} | | |`

@@ -192,8 +192,13 @@ export async function sequentialLatency(rounds: number, run: () => Promise<numbe
     await run();
     times.push(performance.now() - start);
   }
+  return { ...medianAndP95(times), rows };
+}
+
+/** p50 and p95 of `times` (sorted in place). */
+function medianAndP95(times: number[]): { p50: number; p95: number } {
   times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], rows };
+  return { p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)] };
 }
 
 /**
@@ -210,10 +215,7 @@ export async function interleavedLatency(rounds: number, runs: ReadonlyArray<() 
       times[index].push(performance.now() - start);
     }
   }
-  return times.map((list) => {
-    list.sort((a, b) => a - b);
-    return { p50: list[Math.floor(list.length / 2)], p95: list[Math.floor(list.length * 0.95)] };
-  });
+  return times.map(medianAndP95);
 }
 
 /** Appends `lines` to the results file (BENCH_RESULTS, else bench/RESULTS.md), unless BENCH_NO_WRITE is set. */
