@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from './test-database';
  * value once it exists (reading it earlier throws). So a suite writes `const t = useTestApp()`
  * rather than a `let` that its `beforeAll` assigns.
  */
-function madeBeforeAll<T extends object>(what: string): { readonly value: T; set(made: T): void } {
+function madeBeforeAll<T extends object>(what: string): { readonly value: T; set(made: T): void; made(): T | undefined } {
   let made: T | undefined;
   const current = (): T => {
     if (made === undefined) throw new Error(`${what} is read before the beforeAll that makes it has run`);
@@ -23,7 +23,7 @@ function madeBeforeAll<T extends object>(what: string): { readonly value: T; set
       return descriptor && { ...descriptor, configurable: true };
     },
   });
-  return { value, set: (one) => (made = one) };
+  return { value, set: (one) => (made = one), made: () => made };
 }
 
 /**
@@ -32,9 +32,9 @@ function madeBeforeAll<T extends object>(what: string): { readonly value: T; set
  */
 export function useForSuite<T extends object>(what: string, make: () => Promise<T>, release: (made: T) => Promise<unknown>): T {
   const value = madeBeforeAll<T>(what);
-  let made: T | undefined;
-  beforeAll(async () => value.set((made = await make())));
+  beforeAll(async () => value.set(await make()));
   afterAll(async () => {
+    const made = value.made();
     if (made !== undefined) await release(made);
   });
   return value.value;
