@@ -112,7 +112,11 @@ describe('webhook target isolation (e2e)', () => {
 
     healthy = true;
     await waitFor(() => uniqueDeliveries(failing.accepted).length >= 10, 20_000, 'every delivery after the recovery');
-    const closed = await log(ws, hook.id);
+    // The receiver answers before the worker records the attempt: wait for the records, not the requests.
+    const closed = await waitFor(async () => {
+      const body = await log(ws, hook.id);
+      return body.data.every((d: { status: string }) => d.status === 'succeeded') ? body : null;
+    }, 10_000, 'every delivery recorded as succeeded');
     expect(closed.target).toEqual({ circuit_state: 'closed', consecutive_failures: 0, failing_since: null, next_probe_at: null, attempts_in_flight: 0, max_attempts_in_flight: CAP });
     expect(closed.data.every((d: { status: string; waiting_reason: string | null }) => d.status === 'succeeded' && d.waiting_reason === null)).toBe(true);
   }, 40_000);
