@@ -7,7 +7,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, waitFor, waitForFanOut } from './webhooks.helpers';
+import { Client } from 'pg';
+import { FanOut } from '../../libs/webhooks/src/application/fan-out';
+import { DeliveryQueue } from '../../libs/webhooks/src/infrastructure/delivery-queue';
+import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, waitFor, waitForFanOut, waitForHorizon } from './webhooks.helpers';
 
 const BACKLOG = 2_000;
 const subscriptions = [{ event_type: 'task.created', filter: null }];
@@ -95,6 +98,7 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       const busyHook = await createWebhook(t, wsBusy.token, busy.url, subscriptions);
       await createWebhook(t, wsQuiet.token, quiet.url, subscriptions);
       await backlogThenOne(t, wsBusy.workspaceId, wsQuiet.workspaceId, BACKLOG);
+      await waitForHorizon(t);
 
       await t.app.get(WebhookWorker).start();
       const started = Date.now();
@@ -156,6 +160,7 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
         for (let i = 0; i < EVENTS; i += 500) await recordEvents(t, ...taskEvents(wsBusy.workspaceId, Math.min(500, EVENTS - i), `busy-${i}`));
         await recordEvents(t, ...taskEvents(wsSmall.workspaceId, 8, 'small'));
         await recordEvents(t, ...taskEvents(wsQuiet.workspaceId, 1, 'quiet'));
+        await waitForHorizon(t);
         await t.app.get(WebhookWorker).start();
         await waitFor(() => quiet.accepted.length >= 1, 5_000, "B's event");
         await waitForFanOut(t);
@@ -214,6 +219,75 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       // B's come in several passes (its clock may fall back to now between them): its priorities say it.
       await expectCountedOnce(t, wsQuiet.workspaceId, quietTarget, quietCount, RATE, null);
       await expectCountedOnce(t, wsBusy.workspaceId, failing.url, EVENTS, RATE, 1);
+    }, 60_000);
+  });
+
+  describe('passes that read nothing', () => {
+    let t: TestApp;
+    let failing: Receiver;
+    let queue: DeliveryQueue;
+    const clients: Client[] = [];
+
+    beforeAll(async () => {
+      // No worker: the test runs fan-out's passes itself, one at a time.
+      t = await startTestApp({ env: FAST_WEBHOOK_ENV });
+      failing = await startReceiver(() => ({ status: 500 }));
+      queue = new DeliveryQueue({ connectionString: t.database.url, expireInSeconds: 60, maintenanceIntervalSeconds: 300, poolSize: 2 });
+      await queue.start();
+    });
+    afterAll(async () => {
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+      await queue.stop(false);
+      await failing.close();
+      await t.close();
+    });
+
+    const openTransaction = async (): Promise<Client> => {
+      const client = new Client({ connectionString: t.database.url });
+      clients.push(client);
+      await client.connect();
+      await client.query('BEGIN');
+      return client;
+    };
+
+    it('keep the backlog in mind: after the cursor was locked elsewhere and the horizon held back, the next pass still reads ahead', async () => {
+      const fanOut = t.app.get(FanOut);
+      const [wsBusy, wsSmall] = [await t.createWorkspace(), await t.createWorkspace()];
+      await createWebhook(t, wsBusy.token, failing.url, subscriptions);
+      await createWebhook(t, wsSmall.token, `${failing.url}-small`, subscriptions);
+      // The events of making the workspaces and webhooks out of the way: the batches below are the test's own.
+      await waitForHorizon(t);
+      while ((await fanOut.runOnce(queue)).events > 0);
+      await recordEvents(t, ...taskEvents(wsBusy.workspaceId, 500, 'busy-0'));
+      // A transaction begun now (with an id) holds the horizon before everything committed after it.
+      const older = await openTransaction();
+      await older.query('SELECT pg_current_xact_id()');
+      await recordEvents(t, ...taskEvents(wsBusy.workspaceId, 500, 'busy-500'));
+      await recordEvents(t, ...taskEvents(wsBusy.workspaceId, 200, 'busy-1000'));
+      await recordEvents(t, ...taskEvents(wsSmall.workspaceId, 8, 'small'));
+
+      // A full batch: a backlog may wait.
+      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 500, ahead: 0 });
+      // Another worker holds the cursor: this pass reads nothing and learns nothing.
+      const otherWorker = await openTransaction();
+      await otherWorker.query(`SELECT 1 FROM webhook_dispatch_cursor WHERE consumer = 'webhooks' FOR UPDATE`);
+      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 0, ahead: 0, waiting: false });
+      await otherWorker.query('ROLLBACK');
+      // The rest is committed but behind the older transaction: nothing to read yet, events waiting.
+      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 0, ahead: 0, waiting: true });
+      await older.query('COMMIT');
+
+      // The backlog is still known: the small workspace's 8 are read ahead of the busy one's 700.
+      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 500, ahead: 8 });
+      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 208, ahead: 0, deliveries: 200 });
+      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 0, waiting: false });
+
+      const busyRows = await deliveriesOf(t, wsBusy.workspaceId);
+      const smallRows = await deliveriesOf(t, wsSmall.workspaceId);
+      expect(busyRows).toHaveLength(1_200);
+      expect(smallRows).toHaveLength(8);
+      expect(Math.max(...smallRows.map((row) => row.created_at.getTime()))).toBeLessThan(Math.max(...busyRows.map((row) => row.created_at.getTime())));
+      await expectCountedOnce(t, wsSmall.workspaceId, `${failing.url}-small`, 8, Number(FAST_WEBHOOK_ENV.WEBHOOK_RATE_LIMIT_PER_SECOND), null);
     }, 60_000);
   });
 

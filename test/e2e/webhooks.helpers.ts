@@ -163,6 +163,24 @@ export async function createWebhook(t: TestApp, token: string, targetUrl: string
 }
 
 /**
+ * Waits until every committed outbox event is within fan-out's commit-safe horizon: no transaction
+ * older than any of them still runs. The horizon is the cluster's, so a transaction of another
+ * suite's database can hold it back; a test about the order of fan-out's passes waits for this
+ * before it starts the worker, so that the first pass sees everything committed.
+ */
+export async function waitForHorizon(t: TestApp, timeoutMs = 10_000): Promise<void> {
+  const db = t.app.get(DataSource);
+  await waitFor(
+    async () => {
+      const [row] = (await db.query(`SELECT NOT EXISTS (SELECT 1 FROM event_outbox WHERE tx_id >= pg_snapshot_xmin(pg_current_snapshot())) AS past`)) as Array<{ past: boolean }>;
+      return row.past;
+    },
+    timeoutMs,
+    'every committed outbox event to be within the commit horizon',
+  );
+}
+
+/**
  * Waits until fan-out has consumed every committed outbox event, so that every delivery those
  * events will ever cause exists (asserting on absence needs this, not a sleep).
  */

@@ -35,7 +35,9 @@ export interface PassResult {
 
 type LockedCursor = OutboxPosition & { readonly ahead: OutboxPosition | null };
 
-const IDLE = { events: 0, ahead: 0, deliveries: 0, waiting: false, batchPending: false };
+const IDLE = { events: 0, ahead: 0, deliveries: 0, waiting: false, batchPending: false, locked: false };
+/** The cursor was locked by another worker: this pass learnt nothing about the outbox. */
+const LOCKED = { ...IDLE, locked: true };
 
 /**
  * Turns outbox events into deliveries, one per (webhook, event) whose subscriptions match, and
@@ -61,7 +63,12 @@ const IDLE = { events: 0, ahead: 0, deliveries: 0, waiting: false, batchPending:
  */
 @Injectable()
 export class FanOut {
-  /** Whether this process's last in-order batch was full: more than a batch may wait, so look ahead. */
+  /**
+   * Whether this process's last in-order batch was full: more than a batch may wait, so look
+   * ahead. A pass that read nothing because the cursor was locked elsewhere, or because committed
+   * events wait behind an older transaction (any transaction on the cluster holds the horizon
+   * back), leaves it as it was: the backlog is still there when the horizon moves on.
+   */
   private backlog = false;
 
   constructor(
@@ -81,7 +88,7 @@ export class FanOut {
     // batch; one that found nothing goes on with the batch in the same transaction.
     let pass = await this.transactions.run(async (manager) => {
       const cursor = await this.store.lockCursor();
-      if (!cursor) return IDLE;
+      if (!cursor) return LOCKED;
       const ahead = this.backlog ? await this.lookAhead(manager, queue, cursor, batchSize) : null;
       if (ahead && ahead.events > 0) return { ...IDLE, ahead: ahead.events, deliveries: ahead.deliveries, batchPending: true };
       return this.inOrder(manager, queue, cursor, batchSize);
@@ -90,17 +97,17 @@ export class FanOut {
       const made = pass;
       const batch = await this.transactions.run(async (manager) => {
         const cursor = await this.store.lockCursor();
-        return cursor ? this.inOrder(manager, queue, cursor, batchSize) : IDLE;
+        return cursor ? this.inOrder(manager, queue, cursor, batchSize) : LOCKED;
       });
       pass = { ...batch, ahead: made.ahead, deliveries: batch.deliveries + made.deliveries };
     }
-    this.backlog = pass.events === batchSize;
-    const { batchPending: _, ...result } = pass;
+    if (pass.events > 0 || !(pass.locked || pass.waiting)) this.backlog = pass.events === batchSize;
+    const { batchPending: _, locked: __, ...result } = pass;
     return result;
   }
 
   /** The next batch in commit order: fanned out, and the cursor moved past it. */
-  private async inOrder(manager: EntityManager, queue: DeliveryQueue, cursor: LockedCursor, batchSize: number): Promise<PassResult & { batchPending: boolean }> {
+  private async inOrder(manager: EntityManager, queue: DeliveryQueue, cursor: LockedCursor, batchSize: number): Promise<PassResult & { batchPending: boolean; locked: boolean }> {
     const events = await this.store.eventsAfter(cursor, batchSize);
     if (events.length === 0) return { ...IDLE, waiting: await this.store.eventsBehindHorizon(cursor) };
     const readAhead = cursor.ahead && compareOutboxPositions(cursor.ahead, cursor) > 0 ? cursor.ahead : null;
