@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ensureDatabase, TransactionRunner } from '@workbase/shared/persistence';
+import { ensureDatabase, standaloneClient, TransactionRunner } from '@workbase/shared/persistence';
 import { useTestApp } from '../support/suite';
 
 describe('TransactionRunner on the real pool', () => {
@@ -60,5 +60,27 @@ describe('ensureDatabase with starters racing', () => {
         await asAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       }
     }
+  });
+});
+
+describe('a connection of its own that the server ends between queries', () => {
+  const adminUrl = () => process.env.WB_TEST_ADMIN_URL!;
+
+  it('leaves the process running, and its next query fails instead of hanging', async () => {
+    const client = standaloneClient({ connectionString: adminUrl(), application_name: 'workbase-test-standalone' });
+    await client.connect();
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    const admin = standaloneClient({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      // As a fast shutdown or another process's pg_terminate_backend does: 57P01 on an idle connection.
+      expect((await admin.query('SELECT pg_terminate_backend($1, 5000) AS done', [pid])).rows).toEqual([{ done: true }]);
+    } finally {
+      await admin.end();
+    }
+    await ended;
+    await expect(client.query('SELECT 1')).rejects.toThrow(/not queryable|Connection terminated/);
+    await client.end().catch(() => undefined);
   });
 });

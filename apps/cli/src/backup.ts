@@ -5,8 +5,8 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
-import { MIGRATIONS } from '@workbase/shared/persistence';
-import { Client } from 'pg';
+import { MIGRATIONS, standaloneClient } from '@workbase/shared/persistence';
+import type { Client } from 'pg';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { UsageError } from './commands';
@@ -56,7 +56,7 @@ export interface BackupSummary {
 
 export async function backupDatabase(url: string, file: string): Promise<BackupSummary> {
   const target = path.resolve(file);
-  const client = new Client({ connectionString: url, application_name: 'workbase-backup' });
+  const client = standaloneClient({ connectionString: url, application_name: 'workbase-backup' });
   await client.connect();
   const gzip = createGzip();
   const out = createWriteStream(`${target}.partial`, { mode: 0o600 });
@@ -142,7 +142,7 @@ export async function restoreDatabase(url: string, file: string, options: { repl
     throw new UsageError(`the backup was made by another version of Workbase: its migrations ${unknown.slice(0, 3).join(', ')} are not this version's (restore it with the version that made it, then upgrade)`);
   }
 
-  const client = new Client({ connectionString: url, application_name: 'workbase-restore' });
+  const client = standaloneClient({ connectionString: url, application_name: 'workbase-restore' });
   await client.connect();
   let tables = 0;
   let rows = 0;

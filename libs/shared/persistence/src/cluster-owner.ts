@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { isPgError } from './pg-errors';
+import { standaloneClient } from './standalone-client';
 
 /**
  * Who runs the embedded cluster. The process that started it holds a session-level advisory lock
@@ -14,7 +15,7 @@ export type Probe = { state: 'ours'; ownerAlive: boolean; ageSeconds: number } |
 
 /** Connects to the cluster a pid file points at, and asks it whose data directory it serves and whether its owner is alive. */
 export async function probeCluster(url: string, pgdata: string): Promise<Probe> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, application_name: 'workbase-embedded-probe' });
+  const client = standaloneClient({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, application_name: 'workbase-embedded-probe' });
   try {
     await client.connect();
   } catch (error) {
@@ -45,8 +46,8 @@ export async function probeCluster(url: string, pgdata: string): Promise<Probe> 
 
 /** The owner's claim: a session-level advisory lock that PostgreSQL releases the moment the owner dies, however it dies. */
 export async function takeOwnerLock(url: string): Promise<Client> {
-  const client = new Client({ connectionString: url, application_name: 'workbase-embedded-owner' });
-  client.on('error', () => undefined); // the cluster going down ends this connection; stop() handles the rest
+  // The cluster going down ends this connection; stop() handles the rest.
+  const client = standaloneClient({ connectionString: url, application_name: 'workbase-embedded-owner' });
   await client.connect();
   await client.query('SELECT pg_advisory_lock($1)', [OWNER_LOCK_KEY]);
   // Never keep the event loop alive for this connection alone.

@@ -1,7 +1,7 @@
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { startEmbeddedPostgres, type RunningDatabase } from './embedded-postgres';
+import { standaloneClient } from './standalone-client';
 
 export interface DatabaseHandle {
   /** URL of the application database. */
@@ -50,7 +50,7 @@ export function withDatabase(url: string, database: string): string {
 }
 
 export async function ensureDatabase(maintenanceUrl: string, database: string): Promise<void> {
-  const client = new Client({ connectionString: maintenanceUrl });
+  const client = standaloneClient({ connectionString: maintenanceUrl });
   await client.connect();
   try {
     const exists = async () => ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount ?? 0) > 0;
@@ -74,7 +74,7 @@ const MIGRATION_LOCK_KEY = 7_406_021_311;
  * starting together do not race on the schema. Returns the names of the migrations applied.
  */
 export async function runMigrations(url: string, options: { progress?: (line: string) => void } = {}): Promise<string[]> {
-  const lock = new Client({ connectionString: url });
+  const lock = standaloneClient({ connectionString: url });
   await lock.connect();
   const dataSource = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS, migrationsTransactionMode: 'all', logging: false });
   try {

@@ -11,3 +11,4 @@ export * from './change-aware-cache';
 export * from './sql-rows';
 export * from './pg-errors';
 export * from './unique-violation';
+export * from './standalone-client';

@@ -1,7 +1,6 @@
-import { Client } from 'pg';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { rowsOf } from '@workbase/shared/persistence';
+import { rowsOf, standaloneClient } from '@workbase/shared/persistence';
 
 /** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
 export const JOBS_CHANNEL = 'workbase_webhook_jobs';
@@ -79,7 +78,7 @@ export class DeliveryQueue {
     // at once on a new database can deadlock. A session advisory lock (held on a connection of
     // its own, since the pool's connections change between statements) lets one create it while
     // the others wait and then find it.
-    const client = new Client({ connectionString: this.options.connectionString, application_name: 'workbase-webhooks' });
+    const client = standaloneClient({ connectionString: this.options.connectionString, application_name: 'workbase-webhooks' });
     await client.connect();
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${SCHEMA}.${DELIVERY_QUEUE}`]);
