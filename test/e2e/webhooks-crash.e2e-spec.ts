@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
+import { createMemberEvent, createWebhook, deliveryRows, FAST_WEBHOOK_ENV, type Receiver, startReceiver, waitFor } from './webhooks.helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -63,6 +63,17 @@ describe('webhook worker crash (e2e)', () => {
     const accepted = new Set(rx.accepted.map((r) => (JSON.parse(r.body) as { events: { id: { workspace_member_id: string } }[] }).events[0].id.workspace_member_id));
     expect(accepted).toEqual(new Set(members));
     expect(rx.accepted.some((r) => r.headers['webhook-id'] === inFlightId)).toBe(true);
+    // A request the killed worker sent may have been answered with no record of it: every event
+    // has arrived, but such a delivery succeeds on the record only once the restarted worker
+    // delivers it again (its job's lease expires first). Wait for the records, not the requests.
+    await waitFor(
+      async () => {
+        const rows = await deliveryRows(t, hook.id);
+        return rows.length === members.length && rows.every((row) => row.status === 'succeeded');
+      },
+      90_000,
+      'every delivery recorded as succeeded',
+    );
 
     // The attempt the crash cut short was written as started before its request went out: the log
     // shows it as interrupted, followed by the attempt that delivered it.
