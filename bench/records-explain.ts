@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { CreateWorkspaceUseCase } from '@workbase/access';
-import { AttributeCatalog } from '@workbase/attributes';
+import { AttributeCatalog } from '@workbase/schema';
 // White-box: the bench runs the engine's compiled statements directly.
 import { ContainerResolver } from '../libs/records/src/application/container-resolver';
 import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';

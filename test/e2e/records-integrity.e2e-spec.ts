@@ -1,4 +1,4 @@
-import { AttributeCatalog, type Container } from '@workbase/attributes';
+import { AttributeCatalog, type Container } from '@workbase/schema';
 // White-box: the engine's service itself, not the front door.
 import { RecordService } from '../../libs/records/src/application/record.service';
 import { writeScope } from '../../libs/records/src/domain/write-scope';

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ATTRIBUTE_HOST } from '@workbase/attributes';
+import { ATTRIBUTE_HOST } from '@workbase/schema';
 import { RecordAttributeHost, RecordsModule } from '@workbase/records';
 
 /**

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SCOPES } from '@workbase/shared/kernel';
-import { AttributesModule, containerLookup, createAttributesController } from '@workbase/attributes';
+import { SchemaModule, containerLookup, createAttributesController } from '@workbase/schema';
 import { RecordAttributeHost } from './application/record-attribute-host';
 import { RecordEngine } from './application/record-engine';
 import { ContainerResolver } from './application/container-resolver';
@@ -66,9 +66,9 @@ const engine = [
   StandardObjectsInitializer,
 ];
 
-/** The record engine: objects, lists, records, entries and their values; attributes come from AttributesModule. */
+/** The record engine: objects, lists, records, entries and their values; attributes come from SchemaModule. */
 @Module({
-  imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), AttributesModule],
+  imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), SchemaModule],
   controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
   providers: [...engine, RecordEngine, RecordAttributeHost, RecordSearch, RecordSearchRepository, RecordEntriesRepository],
   exports: [RecordEngine, RecordAttributeHost, StandardObjectsInitializer],

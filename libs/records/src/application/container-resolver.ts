@@ -3,7 +3,7 @@ import { NotFoundError } from '@workbase/shared/kernel';
 import { CacheInvalidations, ChangeAwareCache, TransactionRunner } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import type { Attribute, Container } from '@workbase/attributes';
+import type { Attribute, Container } from '@workbase/schema';
 
 type ObjectSchema = { readonly container: Container; readonly attributes: readonly Attribute[] };
 type ListSchema = ObjectSchema & { readonly parentObjectSlug: string };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Attribute, Container } from '@workbase/attributes';
+import type { Attribute, Container } from '@workbase/schema';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { RecordRepository } from '../infrastructure/record.repository';

@@ -5,7 +5,7 @@ import { EventOutbox, TransactionRunner, conflictOnUniqueViolation } from '@work
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ListWithAccess } from '../infrastructure/list.repository';
-import { assertSlug } from '@workbase/attributes';
+import { assertSlug } from '@workbase/schema';
 
 export type WorkspaceAccess = 'full-access' | 'read-and-write' | 'read-only';
 export interface MemberAccess {

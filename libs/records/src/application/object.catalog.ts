@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner, conflictOnUniqueViolation } from '@workbase/shared/persistence';
-import { assertSlug, AttributeDirectory } from '@workbase/attributes';
+import { assertSlug, AttributeDirectory } from '@workbase/schema';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ObjectDefinition } from '../domain/object-definition';
 import { RECORD_SYSTEM_ATTRIBUTES } from './standard-objects';

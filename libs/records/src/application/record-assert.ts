@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, AttributeDirectory } from '@workbase/attributes';
+import { CODECS, AttributeDirectory } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordWriter, type ValuesInput } from './record-writer';
 import type { WriteScope } from '../domain/write-scope';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Attribute, AttributeHost, ObjectRef, WriteLookups } from '@workbase/attributes';
+import type { Attribute, AttributeHost, ObjectRef, WriteLookups } from '@workbase/schema';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Attribute, Container } from '@workbase/attributes';
+import type { Attribute, Container } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';
 import { RecordAssert } from './record-assert';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '@workbase/attributes';
+import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '@workbase/schema';
 import type { ObjectDefinition } from '../domain/object-definition';
 import { RecordRepository } from '../infrastructure/record.repository';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import type { Actor } from '@workbase/shared/kernel';
-import { type Attribute, AttributeDirectory, isRecordSystemAttribute, CODECS, type ReadContext, type OptionView, type StatusView, CONTAINER_EVENTS, type Container } from '@workbase/attributes';
+import { type Attribute, AttributeDirectory, isRecordSystemAttribute, CODECS, type ReadContext, type OptionView, type StatusView, CONTAINER_EVENTS, type Container } from '@workbase/schema';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { type RecordRow, RecordRepository, type ValueRowWithRecord } from '../infrastructure/record.repository';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
-import type { Attribute, Container } from '@workbase/attributes';
+import type { Attribute, Container } from '@workbase/schema';
 import { RecordSearchRepository, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.repository';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { ContainerResolver } from './container-resolver';

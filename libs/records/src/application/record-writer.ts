@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, DomainError, type DomainEvent, newId, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
-import { type Attribute, isRecordSystemAttribute, type ReadContext, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, CONTAINER_EVENTS, type Container, containerEvent } from '@workbase/attributes';
+import { type Attribute, isRecordSystemAttribute, type ReadContext, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, CONTAINER_EVENTS, type Container, containerEvent } from '@workbase/schema';
 import { planValues, type WriteMode } from '../domain/value-plan';
 import type { WriteActor, WriteScope } from '../domain/write-scope';
 import { type RecordRow, RecordRepository, type ValueRowWithRecord } from '../infrastructure/record.repository';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
-import { type Attribute, isRecordSystemAttribute, AttributeCatalog, type Container, containerEvent } from '@workbase/attributes';
+import { type Attribute, isRecordSystemAttribute, AttributeCatalog, type Container, containerEvent } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { RecordReader, type RecordView, type ValueEnvelope } from './record-reader';

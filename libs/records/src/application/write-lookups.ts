@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
-import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/attributes';
+import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/schema';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordMatcher } from './record-matcher';

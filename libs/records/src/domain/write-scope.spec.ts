@@ -1,4 +1,4 @@
-import type { Container } from '@workbase/attributes';
+import type { Container } from '@workbase/schema';
 import { NotFoundError } from '@workbase/shared/kernel';
 import { writeScope } from './write-scope';
 

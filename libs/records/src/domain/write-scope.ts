@@ -1,4 +1,4 @@
-import type { Container } from '@workbase/attributes';
+import type { Container } from '@workbase/schema';
 import { type Actor, NotFoundError } from '@workbase/shared/kernel';
 
 /** Who writes, from the request's token. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { type Attribute, AttributeDirectory } from '@workbase/attributes';
+import { type Attribute, AttributeDirectory } from '@workbase/schema';
 import { ListOrmEntity } from './orm-entities';
 
 export interface MemberAccessRow {

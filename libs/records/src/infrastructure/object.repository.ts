@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { type Attribute, AttributeDirectory } from '@workbase/attributes';
+import { type Attribute, AttributeDirectory } from '@workbase/schema';
 import type { ObjectDefinition } from '../domain/object-definition';
 import { ObjectOrmEntity } from './orm-entities';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, DomainEvent } from '@workbase/shared/kernel';
 import { OUTBOX_NOTIFY, outboxInsert, TransactionRunner } from '@workbase/shared/persistence';
-import type { StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/attributes';
+import type { StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/schema';
 import { isoNanos } from './sql';
 
 export interface RecordRow {

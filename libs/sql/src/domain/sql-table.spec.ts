@@ -1,4 +1,4 @@
-import { ATTRIBUTE_TYPES } from '@workbase/attributes';
+import { ATTRIBUTE_TYPES } from '@workbase/schema';
 import { buildTable, columnTypeFor } from './sql-table';
 
 /** The column of each attribute type is derived from the catalogue's storage map; what the catalogue does not define is an error. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Attribute, isPlainObject, AttributeDirectory, type Container } from '@workbase/attributes';
+import { type Attribute, isPlainObject, AttributeDirectory, type Container } from '@workbase/schema';
 import { ObjectRepository } from '../../infrastructure/object.repository';
 import { type QueryBranch, RecordRepository } from '../../infrastructure/record.repository';
 import { RecordReader, type RecordView } from '../record-reader';

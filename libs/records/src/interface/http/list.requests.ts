@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { BodyChanges, BodyData } from '@workbase/shared/http';
-import { MAX_TITLE_LENGTH } from '@workbase/attributes';
+import { MAX_TITLE_LENGTH } from '@workbase/schema';
 
 export const ACCESS_LEVELS = ['full-access', 'read-and-write', 'read-only'] as const;
 

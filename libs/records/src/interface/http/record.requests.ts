@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { MAX_TITLE_LENGTH } from '@workbase/attributes';
+import { MAX_TITLE_LENGTH } from '@workbase/schema';
 import { BodyChanges, BodyData, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 
 /** Optional, but when the key is present its value is checked: `null` is a 400 naming the field, not "unchanged". */

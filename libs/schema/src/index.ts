@@ -1,4 +1,4 @@
-export { AttributesModule } from './attributes.module';
+export { SchemaModule } from './schema.module';
 export { AttributeCatalog, type CreateAttributeInput, type UpdateAttributeInput } from './application/attribute.catalog';
 export { AttributeDirectory, type AttributesColumn } from './application/attribute.directory';
 export { ATTRIBUTE_HOST, type AttributeHost, type ObjectRef } from './application/attribute-host';

@@ -17,4 +17,4 @@ import { AttributePresenter } from './interface/http/attribute-presenter';
   providers: [AttributeRepository, OptionRepository, AttributeCatalog, AttributeDirectory, AttributePresenter],
   exports: [AttributeCatalog, AttributeDirectory, AttributePresenter],
 })
-export class AttributesModule {}
+export class SchemaModule {}
