@@ -17,7 +17,7 @@ import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { Readiness } from './readiness';
-import { AttributeHostModule } from './attribute-host.module';
+import { RecordValuesModule } from './record-values.module';
 import { RecordDeletionModule } from './record-deletion.module';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
@@ -44,7 +44,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordDeletionModule,
-        AttributeHostModule,
+        RecordValuesModule,
         RecordsModule,
         ScimModule,
         ActivitiesModule,

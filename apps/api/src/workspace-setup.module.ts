@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { WORKSPACE_INITIALIZERS, type WorkspaceInitializer } from '@workbase/access';
 import { ActivitiesModule, PhoneCallsInitializer } from '@workbase/activities';
-import { RecordsModule, StandardObjectsInitializer } from '@workbase/records';
+import { SchemaModule, StandardObjectsInitializer } from '@workbase/schema';
 import { providerList } from './provider-list';
 
 /**
@@ -10,7 +10,7 @@ import { providerList } from './provider-list';
  */
 @Global()
 @Module({
-  imports: [RecordsModule, ActivitiesModule],
+  imports: [SchemaModule, ActivitiesModule],
   providers: [providerList<WorkspaceInitializer>(WORKSPACE_INITIALIZERS, [StandardObjectsInitializer, PhoneCallsInitializer])],
   exports: [WORKSPACE_INITIALIZERS],
 })

@@ -1,7 +1,11 @@
 export { SchemaModule } from './schema.module';
 export { AttributeCatalog, type CreateAttributeInput, type UpdateAttributeInput } from './application/attribute.catalog';
 export { AttributeDirectory, type AttributesColumn } from './application/attribute.directory';
-export { ATTRIBUTE_HOST, type AttributeHost, type ObjectRef } from './application/attribute-host';
+export { RECORD_VALUES, type RecordValues } from './application/record-values.port';
+export { ContainerResolver } from './application/container-resolver';
+export { ObjectDirectory } from './application/object.directory';
+export { StandardObjectsInitializer } from './application/standard-objects.initializer';
+export type { ObjectDefinition } from './domain/object-definition';
 export { type Attribute, type ContainerKind, type DefaultValue, type NewAttribute, RECORD_SYSTEM_SLUGS, type RecordSystemSlug, assertSlug, isRecordSystemAttribute, isValidSlug } from './domain/attribute';
 export * from './domain/attribute-type';
 export type { SelectOption, Status } from './domain/choice';
@@ -14,4 +18,5 @@ export * from './domain/value-key';
 export * from './domain/value-columns';
 export { containerLookup, createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
 export { AttributePresenter } from './interface/http/attribute-presenter';
+export { LIST_CONTROLLERS, OBJECT_CONTROLLERS } from './interface/http/container-controllers';
 export { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from './interface/http/attribute.requests';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { ContainerResolver, ObjectDirectory } from '@workbase/schema';
 import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Attribute, Container } from '@workbase/schema';
-import { ListRepository } from '../infrastructure/list.repository';
-import { ObjectRepository } from '../infrastructure/object.repository';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
@@ -35,8 +34,8 @@ export interface EntryParent {
 export class EntryService {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly lists: ListRepository,
-    private readonly objects: ObjectRepository,
+    private readonly containers: ContainerResolver,
+    private readonly objects: ObjectDirectory,
     private readonly store: RecordRepository,
     private readonly writer: RecordWriter,
     private readonly reader: RecordReader,
@@ -91,9 +90,8 @@ export class EntryService {
   }
 
   private async validParent(list: Container, parent: EntryParent): Promise<string> {
-    const row = (await this.lists.findBySlugOrId(list.workspaceId, list.id))!;
-    const object = await this.objects.findBySlugOrId(list.workspaceId, parent.parentObject);
-    if (!object || object.id !== row.parentObjectId) {
+    const object = await this.objects.find(list.workspaceId, parent.parentObject);
+    if (!object || object.id !== (await this.containers.parentObjectOf(list)).id) {
       throw new ValidationError(`data.parent_object "${parent.parentObject}" is not the parent object of list "${list.slug}".`);
     }
     if (!isUuid(parent.parentRecordId) || !(await this.store.existingIds(list.workspaceId, object.id, [parent.parentRecordId])).has(parent.parentRecordId)) {
@@ -103,7 +101,6 @@ export class EntryService {
   }
 
   private async parentSlug(list: Container): Promise<string> {
-    const row = (await this.lists.findBySlugOrId(list.workspaceId, list.id))!;
-    return (await this.objects.findBySlugOrId(list.workspaceId, row.parentObjectId))?.apiSlug ?? row.parentObjectId;
+    return (await this.containers.parentObjectOf(list)).slug;
   }
 }

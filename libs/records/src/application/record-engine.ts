@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { ContainerResolver } from '@workbase/schema';
 import type { Attribute, Container } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
-import { ContainerResolver } from './container-resolver';
 import { RecordAssert } from './record-assert';
 import type { RecordView } from './record-reader';
 import { recordNotFound, RecordService } from './record.service';

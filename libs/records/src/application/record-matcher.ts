@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '@workbase/schema';
-import type { ObjectDefinition } from '../domain/object-definition';
+import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter, type ObjectDefinition } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 
 /** Records linked per value with `if_multiple_matches: "match_all"`. */

@@ -19,7 +19,8 @@ import { OptionRepository } from '../infrastructure/option.repository';
 import type { SelectOption, Status } from '../domain/choice';
 import { assertSlug } from '../domain/attribute';
 import { type Container, containerEvent } from '../domain/container';
-import { ATTRIBUTE_HOST, type AttributeHost } from './attribute-host';
+import { ObjectRepository } from '../infrastructure/object.repository';
+import { RECORD_VALUES, type RecordValues } from './record-values.port';
 
 export interface CreateAttributeInput {
   readonly title: string;
@@ -53,7 +54,8 @@ export class AttributeCatalog {
     private readonly attributes: AttributeRepository,
     private readonly options: OptionRepository,
     private readonly outbox: EventOutbox,
-    @Inject(ATTRIBUTE_HOST) private readonly host: AttributeHost,
+    private readonly objects: ObjectRepository,
+    @Inject(RECORD_VALUES) private readonly recordValues: RecordValues,
   ) {}
 
   list(container: Container, page: { limit?: number; offset?: number; showArchived?: boolean }): Promise<Attribute[]> {
@@ -117,7 +119,7 @@ export class AttributeCatalog {
   }
 
   private async createReverse(container: Container, forwardId: string, relationship: NonNullable<CreateAttributeInput['relationship']>): Promise<string> {
-    const target = await this.host.findObject(container.workspaceId, relationship.object);
+    const target = await this.objects.findBySlugOrId(container.workspaceId, relationship.object);
     if (!target) throw new ValidationError(`data.relationship.object "${relationship.object}" not found.`);
     assertSlug(relationship.api_slug, 'data.relationship.api_slug');
     if (await this.attributes.slugTaken(container.workspaceId, target.id, relationship.api_slug)) {
@@ -165,7 +167,7 @@ export class AttributeCatalog {
         await this.claimExistingValues(attribute);
       }
       if (input.isUnique === false && attribute.isUnique) {
-        await this.host.releaseUniqueValues(attribute);
+        await this.recordValues.releaseUniqueValues(attribute);
       }
       const config = input.config === undefined ? undefined : await this.validateConfig(container.workspaceId, attribute.type, input.config, undefined, attribute.config);
       // A new default is checked against the attribute as it will be; so is the current default
@@ -216,7 +218,7 @@ export class AttributeCatalog {
 
   private async checkTemplate(attribute: AttributeDescriptor, template: unknown[]): Promise<void> {
     try {
-      await parseAttributeValues(attribute, template, this.host.writeLookups(attribute.workspaceId));
+      await parseAttributeValues(attribute, template, this.recordValues.writeLookups(attribute.workspaceId));
     } catch (error) {
       if (error instanceof DomainError) throw new ValidationError(`data.default_value does not fit the attribute: ${error.message}`, { ...error.details, field: 'default_value' });
       throw error;
@@ -239,7 +241,7 @@ export class AttributeCatalog {
 
   /** Making an attribute unique claims its current values; duplicates make the change fail. */
   private async claimExistingValues(attribute: Attribute): Promise<void> {
-    if ((await this.host.claimUniqueValues(attribute)) === 'duplicates') {
+    if ((await this.recordValues.claimUniqueValues(attribute)) === 'duplicates') {
       throw new ValidationError(`data.is_unique: attribute "${attribute.slug}" already holds the same value on several records.`);
     }
   }
@@ -273,12 +275,12 @@ export class AttributeCatalog {
         }
         const ids: string[] = [];
         for (const slugOrId of allowed as string[]) {
-          const object = await this.host.findObject(workspaceId, slugOrId);
+          const object = await this.objects.findBySlugOrId(workspaceId, slugOrId);
           if (!object) throw new ValidationError(`data.config.record_reference.allowed_objects: object "${slugOrId}" not found`);
           ids.push(object.id);
         }
         if (relationshipObject) {
-          const target = await this.host.findObject(workspaceId, relationshipObject);
+          const target = await this.objects.findBySlugOrId(workspaceId, relationshipObject);
           if (target && ids.some((id) => id !== target.id)) {
             throw new ValidationError('data.config.record_reference.allowed_objects may only contain the relationship\'s object');
           }

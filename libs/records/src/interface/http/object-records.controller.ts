@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
+import { ContainerResolver } from '@workbase/schema';
 import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ContainerResolver } from '../../application/container-resolver';
 import { RecordService } from '../../application/record.service';
 import { RecordAssert } from '../../application/record-assert';
 import { RecordQueryService } from '../../application/query/record-query.service';

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
+import { ContainerResolver } from '@workbase/schema';
 import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, pageOf, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
-import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
 import { RecordService, recordNotFound } from '../../application/record.service';
 import { RecordEntriesRepository } from '../../infrastructure/record-entries.repository';

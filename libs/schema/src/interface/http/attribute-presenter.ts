@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Attribute } from '../../domain/attribute';
-import { ATTRIBUTE_HOST, type AttributeHost } from '../../application/attribute-host';
+import { ObjectDirectory } from '../../application/object.directory';
 import { AttributeRepository } from '../../infrastructure/attribute.repository';
 import { type AttributeResponse, toAttributeResponse } from './attribute.responses';
 
@@ -9,7 +9,7 @@ import { type AttributeResponse, toAttributeResponse } from './attribute.respons
 export class AttributePresenter {
   constructor(
     private readonly attributes: AttributeRepository,
-    @Inject(ATTRIBUTE_HOST) private readonly host: AttributeHost,
+    private readonly objects: ObjectDirectory,
   ) {}
 
   async present(attributes: readonly Attribute[]): Promise<AttributeResponse[]> {
@@ -18,7 +18,7 @@ export class AttributePresenter {
     const workspaceId = attributes[0].workspaceId;
     const [reverses, slugById] = await Promise.all([
       Promise.all(paired.map((a) => this.attributes.findById(workspaceId, a.relationshipAttributeId!))),
-      this.host.objectSlugs(workspaceId),
+      this.objects.slugsById(workspaceId),
     ]);
     const reverseById = new Map(reverses.filter((r): r is Attribute => r !== null).map((r) => [r.id, r]));
     return attributes.map((attribute) => {

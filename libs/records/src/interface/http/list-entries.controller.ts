@@ -3,71 +3,16 @@ import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
-import { ContainerResolver } from '../../application/container-resolver';
+import { ContainerResolver } from '@workbase/schema';
 import { EntryService } from '../../application/entry.service';
-import { ListCatalog } from '../../application/list.catalog';
 import { RecordService } from '../../application/record.service';
-import { ObjectRepository } from '../../infrastructure/object.repository';
-import type { ListWithAccess } from '../../infrastructure/list.repository';
-import { EntryCreateRequest, EntryUpdateRequest, ListCreateRequest, ListUpdateRequest } from './list.requests';
-import { EntryEnvelope, EntryListEnvelope, ListEnvelope, ListListEnvelope, toEntryResponse, toListResponse } from './list.responses';
+import { EntryCreateRequest, EntryUpdateRequest } from './entry.requests';
+import { EntryEnvelope, EntryListEnvelope, toEntryResponse } from './entry.responses';
 import { RecordQueryRequest } from './record.requests';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };
 const entryParam = { name: 'entry_id', description: 'Entry UUID' };
 const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Entry not found: entry_id must be a UUID.') });
-
-@ApiTags('Lists')
-@UsePipes(RejectNulPipe)
-@Controller('v2/lists')
-export class ListsController {
-  constructor(
-    private readonly lists: ListCatalog,
-    private readonly objects: ObjectRepository,
-  ) {}
-
-  private async present(list: ListWithAccess) {
-    return toListResponse(list, (await this.objects.findBySlugOrId(list.workspaceId, list.parentObjectId))?.apiSlug ?? list.parentObjectId);
-  }
-
-  @Get()
-  @ScopedOperation({ scopes: [SCOPES.listConfigurationRead], summary: 'List lists', ok: ListListEnvelope, standardErrors: false })
-  async list(@CurrentAuth() auth: AuthContext): Promise<ListListEnvelope> {
-    return { data: await Promise.all((await this.lists.list(auth.workspaceId)).map((list) => this.present(list))) };
-  }
-
-  @Post()
-  @HttpCode(200)
-  @ScopedOperation({ scopes: [SCOPES.listConfigurationReadWrite], summary: 'Create a list', ok: ListEnvelope, conflict: '`slug_conflict`' })
-  async create(@CurrentAuth() auth: AuthContext, @Body() body: ListCreateRequest): Promise<ListEnvelope> {
-    const d = body.data;
-    const list = await this.lists.create(
-      auth.workspaceId,
-      { name: d.name, apiSlug: d.api_slug, parentObject: d.parent_object, workspaceAccess: d.workspace_access, workspaceMemberAccess: d.workspace_member_access },
-      auth.actor,
-    );
-    return { data: await this.present(list) };
-  }
-
-  @Get(':list')
-  @ScopedOperation({ scopes: [SCOPES.listConfigurationRead], summary: 'Get a list', params: [listParam], ok: ListEnvelope })
-  async get(@CurrentAuth() auth: AuthContext, @Param('list') list: string): Promise<ListEnvelope> {
-    return { data: await this.present(await this.lists.get(auth.workspaceId, list)) };
-  }
-
-  @Patch(':list')
-  @ScopedOperation({ scopes: [SCOPES.listConfigurationReadWrite], summary: 'Update a list', params: [listParam], ok: ListEnvelope })
-  async update(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: ListUpdateRequest): Promise<ListEnvelope> {
-    const d = body.data;
-    const updated = await this.lists.update(
-      auth.workspaceId,
-      list,
-      { name: d.name, apiSlug: d.api_slug, parentObject: d.parent_object, workspaceAccess: d.workspace_access, workspaceMemberAccess: d.workspace_member_access },
-      auth.actor,
-    );
-    return { data: await this.present(updated) };
-  }
-}
 
 const entryRead = [SCOPES.listEntryRead, SCOPES.listConfigurationRead] as const;
 const entryWrite = [SCOPES.listEntryReadWrite, SCOPES.listConfigurationRead] as const;

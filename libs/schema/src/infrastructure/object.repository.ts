@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { type Attribute, AttributeDirectory } from '@workbase/schema';
+import type { Attribute } from '../domain/attribute';
+import { attributesFromJson, containerAttributesJson } from './attribute.repository';
 import type { ObjectDefinition } from '../domain/object-definition';
-import { ObjectOrmEntity } from './orm-entities';
+import { ObjectOrmEntity } from './containers.orm-entities';
 
 @Injectable()
 export class ObjectRepository {
-  constructor(
-    private readonly transactions: TransactionRunner,
-    private readonly attributes: AttributeDirectory,
-  ) {}
+  constructor(private readonly transactions: TransactionRunner) {}
 
   private get repo() {
     return this.transactions.manager().getRepository(ObjectOrmEntity);
@@ -27,12 +25,12 @@ export class ObjectRepository {
 
   /** `findBySlugOrId` plus the object's attributes (archived included), in one statement. */
   async findWithAttributes(workspaceId: string, slugOrId: string): Promise<{ id: string; apiSlug: string; attributes: Attribute[] } | null> {
-    const row = await this.attributes.findContainer<{ id: string; api_slug: string }>(
-      (attributes) => `SELECT o.id, o.api_slug, ${attributes('o.workspace_id', 'o.id')} AS attributes
+    const [row] = await this.transactions.query<{ id: string; api_slug: string; attributes: unknown }>(
+      `SELECT o.id, o.api_slug, ${containerAttributesJson('o.workspace_id', 'o.id')} AS attributes
          FROM objects o WHERE o.workspace_id = $1 AND ${isUuid(slugOrId) ? 'o.id = $2::uuid' : 'o.api_slug = $2'}`,
       [workspaceId, slugOrId],
     );
-    return row ? { id: row.id, apiSlug: row.api_slug, attributes: row.attributes } : null;
+    return row ? { id: row.id, apiSlug: row.api_slug, attributes: attributesFromJson(row.attributes) } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {

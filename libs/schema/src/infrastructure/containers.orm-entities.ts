@@ -23,4 +23,4 @@ export class ListOrmEntity {
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }
 
-export const RECORDS_ORM_ENTITIES = [ObjectOrmEntity, ListOrmEntity];
+export const CONTAINERS_ORM_ENTITIES = [ObjectOrmEntity, ListOrmEntity];

@@ -4,8 +4,8 @@ import { type Actor, ConflictError, newId, NotFoundError, ValidationError } from
 import { EventOutbox, TransactionRunner, conflictOnUniqueViolation } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import type { ListWithAccess } from '../infrastructure/list.repository';
-import { assertSlug } from '@workbase/schema';
+import type { ListWithAccess } from '../domain/list-definition';
+import { assertSlug } from '../domain/attribute';
 
 export type WorkspaceAccess = 'full-access' | 'read-and-write' | 'read-only';
 export interface MemberAccess {

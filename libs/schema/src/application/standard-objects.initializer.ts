@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkspaceInitializer } from '@workbase/access';
 import { newId } from '@workbase/shared/kernel';
-import { AttributeDirectory, type NewAttribute, type SelectOption, type Status } from '@workbase/schema';
+import type { NewAttribute } from '../domain/attribute';
+import type { SelectOption, Status } from '../domain/choice';
+import { AttributeDirectory } from './attribute.directory';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import { RECORD_SYSTEM_ATTRIBUTES, STANDARD_OBJECTS } from './standard-objects';
 

@@ -3,7 +3,8 @@ import { NotFoundError } from '@workbase/shared/kernel';
 import { CacheInvalidations, ChangeAwareCache, TransactionRunner } from '@workbase/shared/persistence';
 import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
-import type { Attribute, Container } from '@workbase/schema';
+import type { Attribute } from '../domain/attribute';
+import type { Container } from '../domain/container';
 
 type ObjectSchema = { readonly container: Container; readonly attributes: readonly Attribute[] };
 type ListSchema = ObjectSchema & { readonly parentObjectSlug: string };
@@ -70,5 +71,13 @@ export class ContainerResolver {
     const schema = this.transactions.inTransaction() ? await lookUp() : await this.listSchemas.get(`${workspaceId}:${slugOrId}`, lookUp);
     if (!schema) throw new NotFoundError(`List with slug/ID "${slugOrId}" not found.`);
     return { container: schema.container, attributes: [...schema.attributes], parentObjectSlug: schema.parentObjectSlug };
+  }
+
+  /** The object a list's entries are records of: its id, and its api_slug (its id when that object is gone). */
+  async parentObjectOf(list: Container): Promise<{ id: string; slug: string }> {
+    const row = await this.lists.findBySlugOrId(list.workspaceId, list.id);
+    if (!row) throw new NotFoundError(`List with slug/ID "${list.id}" not found.`);
+    const object = await this.objects.findBySlugOrId(list.workspaceId, row.parentObjectId);
+    return { id: row.parentObjectId, slug: object?.apiSlug ?? row.parentObjectId };
   }
 }

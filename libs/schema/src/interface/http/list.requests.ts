@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { BodyChanges, BodyData } from '@workbase/shared/http';
-import { MAX_TITLE_LENGTH } from '@workbase/schema';
+import { MAX_TITLE_LENGTH } from './attribute.requests';
 
 export const ACCESS_LEVELS = ['full-access', 'read-and-write', 'read-only'] as const;
 
@@ -36,25 +36,4 @@ export class ListUpdateData {
 
 export class ListUpdateRequest {
   @BodyChanges(ListUpdateData) data!: ListUpdateData;
-}
-
-export class EntryCreateData {
-  @ApiProperty({ format: 'uuid' }) @IsString() @IsNotEmpty() parent_record_id!: string;
-  @ApiProperty({ example: 'companies' }) @IsString() @IsNotEmpty() parent_object!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'List attribute values keyed by slug or id' })
-  @IsOptional()
-  @IsObject()
-  entry_values?: Record<string, unknown>;
-}
-
-export class EntryCreateRequest {
-  @BodyData(EntryCreateData) data!: EntryCreateData;
-}
-
-export class EntryValuesData {
-  @ApiProperty({ type: 'object', additionalProperties: true }) @IsDefined() @IsObject() entry_values!: Record<string, unknown>;
-}
-
-export class EntryUpdateRequest {
-  @BodyData(EntryValuesData) data!: EntryValuesData;
 }

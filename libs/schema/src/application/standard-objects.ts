@@ -1,4 +1,4 @@
-import type { AttributeType } from '@workbase/schema';
+import type { AttributeType } from '../domain/attribute-type';
 
 /** An attribute of a standard object, as every new workspace receives it. */
 export interface StandardAttribute {

@@ -3,8 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ObjectCatalog } from '../../application/object.catalog';
-import { ObjectCreateRequest, ObjectUpdateRequest } from './record.requests';
-import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './record.responses';
+import { ObjectCreateRequest, ObjectUpdateRequest } from './object.requests';
+import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './object.responses';
 
 @ApiTags('Objects')
 @UsePipes(RejectNulPipe)

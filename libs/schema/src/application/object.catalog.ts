@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner, conflictOnUniqueViolation } from '@workbase/shared/persistence';
-import { assertSlug, AttributeDirectory } from '@workbase/schema';
+import { assertSlug } from '../domain/attribute';
+import { AttributeDirectory } from './attribute.directory';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ObjectDefinition } from '../domain/object-definition';
 import { RECORD_SYSTEM_ATTRIBUTES } from './standard-objects';

@@ -2,33 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { type Attribute, AttributeDirectory } from '@workbase/schema';
-import { ListOrmEntity } from './orm-entities';
-
-export interface MemberAccessRow {
-  readonly workspace_member_id: string;
-  readonly level: string;
-}
-
-/** A list with the members granted access to it (rows of `list_member_access`, in the order given): plain data, never an ORM entity. */
-export interface ListWithAccess {
-  readonly workspaceId: string;
-  readonly id: string;
-  readonly apiSlug: string;
-  readonly name: string;
-  readonly parentObjectId: string;
-  readonly workspaceAccess: string | null;
-  readonly createdBy: { readonly type: string; readonly id: string | null };
-  readonly createdAt: Date;
-  readonly workspaceMemberAccess: MemberAccessRow[];
-}
+import type { Attribute } from '../domain/attribute';
+import { attributesFromJson, containerAttributesJson } from './attribute.repository';
+import type { ListWithAccess, MemberAccessRow } from '../domain/list-definition';
+import { ListOrmEntity } from './containers.orm-entities';
 
 @Injectable()
 export class ListRepository {
-  constructor(
-    private readonly transactions: TransactionRunner,
-    private readonly attributes: AttributeDirectory,
-  ) {}
+  constructor(private readonly transactions: TransactionRunner) {}
 
   private get repo() {
     return this.transactions.manager().getRepository(ListOrmEntity);
@@ -81,14 +62,14 @@ export class ListRepository {
    * api_slug (its id when no such object exists), in one statement.
    */
   async findWithAttributes(workspaceId: string, slugOrId: string): Promise<{ id: string; apiSlug: string; parentObjectSlug: string; attributes: Attribute[] } | null> {
-    const row = await this.attributes.findContainer<{ id: string; api_slug: string; parent_object_slug: string }>(
-      (attributes) => `SELECT l.id, l.api_slug,
+    const [row] = await this.transactions.query<{ id: string; api_slug: string; parent_object_slug: string; attributes: unknown }>(
+      `SELECT l.id, l.api_slug,
               COALESCE((SELECT o.api_slug FROM objects o WHERE o.workspace_id = l.workspace_id AND o.id = l.parent_object_id), l.parent_object_id::text) AS parent_object_slug,
-              ${attributes('l.workspace_id', 'l.id')} AS attributes
+              ${containerAttributesJson('l.workspace_id', 'l.id')} AS attributes
          FROM lists l WHERE l.workspace_id = $1 AND ${isUuid(slugOrId) ? 'l.id = $2::uuid' : 'l.api_slug = $2'}`,
       [workspaceId, slugOrId],
     );
-    return row ? { id: row.id, apiSlug: row.api_slug, parentObjectSlug: row.parent_object_slug, attributes: row.attributes } : null;
+    return row ? { id: row.id, apiSlug: row.api_slug, parentObjectSlug: row.parent_object_slug, attributes: attributesFromJson(row.attributes) } : null;
   }
 
   async slugTaken(workspaceId: string, slug: string, exceptId?: string): Promise<boolean> {
