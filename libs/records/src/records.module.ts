@@ -3,11 +3,14 @@ import { LIST_CONTROLLERS, OBJECT_CONTROLLERS, SchemaModule } from '@workbase/sc
 import { RecordValuesAdapter } from './application/record-values.adapter';
 import { RecordEngine } from './application/record-engine';
 import { RecordMatcher } from './application/record-matcher';
-import { RecordAssert } from './application/record-assert';
+import { AssertRecordUseCase } from './application/assert-record.use-case';
+import { CreateRecordUseCase } from './application/create-record.use-case';
+import { DeleteRecordUseCase } from './application/delete-record.use-case';
+import { UpdateRecordUseCase } from './application/update-record.use-case';
 import { RecordQueryService } from './application/query/record-query.service';
 import { RecordReader } from './application/record-reader';
-import { RecordService } from './application/record.service';
-import { RecordWriter } from './application/record-writer';
+import { RecordQueries } from './application/record.queries';
+import { ValueWriter } from './application/value-writer';
 import { EntryService } from './application/entry.service';
 import { ListEntriesController } from './interface/http/list-entries.controller';
 import { WriteLookupsFactory } from './application/write-lookups';
@@ -23,11 +26,14 @@ const engine = [
   RecordRepository,
   WriteLookupsFactory,
   RecordMatcher,
-  RecordWriter,
+  ValueWriter,
   RecordReader,
-  RecordService,
+  RecordQueries,
   RecordQueryService,
-  RecordAssert,
+  CreateRecordUseCase,
+  UpdateRecordUseCase,
+  AssertRecordUseCase,
+  DeleteRecordUseCase,
 ];
 
 /**

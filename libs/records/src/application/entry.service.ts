@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { ContainerResolver, ObjectDirectory } from '@workbase/schema';
 import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Attribute, Container } from '@workbase/schema';
+import { type Attribute, type Container, ContainerResolver, ObjectDirectory } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
-import { recordNotFound } from './record.service';
-import { RecordWriter, type ValuesInput } from './record-writer';
+import { recordNotFound } from '../domain/record-errors';
 import type { WriteScope } from '../domain/write-scope';
+import { CreateRecordUseCase } from './create-record.use-case';
+import { UpdateRecordUseCase } from './update-record.use-case';
+import type { ValuesInput } from './value-writer';
 
 export interface EntryView {
   readonly view: RecordView;
@@ -37,7 +38,8 @@ export class EntryService {
     private readonly containers: ContainerResolver,
     private readonly objects: ObjectDirectory,
     private readonly store: RecordRepository,
-    private readonly writer: RecordWriter,
+    private readonly creates: CreateRecordUseCase,
+    private readonly updates: UpdateRecordUseCase,
     private readonly reader: RecordReader,
     private readonly queries: RecordQueryService,
   ) {}
@@ -46,7 +48,7 @@ export class EntryService {
     const { container: list } = who;
     const entryId = await this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
-      return this.writer.create(who, values, { parentRecordId });
+      return (await this.creates.write(who, values, { parentRecordId })).record.id;
     });
     return this.get(list, entryId);
   }
@@ -62,8 +64,8 @@ export class EntryService {
         [list.workspaceId, list.id, parentRecordId],
       );
       if (existing.length > 1) throw new DomainError('multiple_match_results', `Record ${parentRecordId} has several entries in list "${list.slug}"; update one by its entry_id.`);
-      if (existing.length === 0) return this.writer.create(who, values, { parentRecordId });
-      await this.writer.update(who, existing[0].id, values, 'overwrite');
+      if (existing.length === 0) return (await this.creates.write(who, values, { parentRecordId })).record.id;
+      await this.updates.write(who, existing[0].id, values, 'overwrite');
       return existing[0].id;
     });
     return this.get(list, entryId);
@@ -78,7 +80,7 @@ export class EntryService {
 
   async update(who: WriteScope, entryId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<EntryView> {
     const { container: list } = who;
-    const changed = await this.writer.update(who, entryId, values, mode);
+    const changed = await this.updates.write(who, entryId, values, mode);
     if (changed === null) throw recordNotFound(list, entryId);
     return this.get(list, entryId);
   }

@@ -5,7 +5,7 @@ import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '@workbase/schema';
 import { EntryService } from '../../application/entry.service';
-import { RecordService } from '../../application/record.service';
+import { DeleteRecordUseCase } from '../../application/delete-record.use-case';
 import { EntryCreateRequest, EntryUpdateRequest } from './entry.requests';
 import { EntryEnvelope, EntryListEnvelope, toEntryResponse } from './entry.responses';
 import { RecordQueryRequest } from './record.requests';
@@ -24,7 +24,7 @@ export class ListEntriesController {
   constructor(
     private readonly containers: ContainerResolver,
     private readonly entries: EntryService,
-    private readonly records: RecordService,
+    private readonly deletes: DeleteRecordUseCase,
   ) {}
 
   @Post()
@@ -95,7 +95,7 @@ export class ListEntriesController {
   @ScopedOperation({ scopes: entryWrite, summary: 'Delete an entry', params: [listParam, entryParam], ok: { type: EmptyResponse, description: '`{}`' } })
   async delete(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Param('entry_id', entryIdPipe) entryId: string): Promise<EmptyResponse> {
     const container = await this.containers.list(auth.workspaceId, list);
-    await this.records.delete(writeScope(auth, container), entryId);
+    await this.deletes.execute(writeScope(auth, container), entryId);
     return {};
   }
 }

@@ -3,7 +3,9 @@ import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { CODECS, AttributeDirectory } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
-import { RecordWriter, type ValuesInput } from './record-writer';
+import { CreateRecordUseCase } from './create-record.use-case';
+import { UpdateRecordUseCase } from './update-record.use-case';
+import type { ValuesInput } from './value-writer';
 import type { WriteScope } from '../domain/write-scope';
 import { WriteLookupsFactory } from './write-lookups';
 
@@ -13,18 +15,19 @@ import { WriteLookupsFactory } from './write-lookups';
  * value, so they never create two records; the unique index is the backstop.
  */
 @Injectable()
-export class RecordAssert {
+export class AssertRecordUseCase {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly attributes: AttributeDirectory,
     private readonly store: RecordRepository,
-    private readonly writer: RecordWriter,
+    private readonly creates: CreateRecordUseCase,
+    private readonly updates: UpdateRecordUseCase,
     private readonly lookups: WriteLookupsFactory,
   ) {}
 
   async execute(who: WriteScope, matchingAttribute: string, values: ValuesInput, options: { failOnConcurrentWrite?: boolean } = {}): Promise<{ recordId: string; created: boolean }> {
     const { container } = who;
-    const attribute = await this.attributes.find(who.workspaceId, container.id, matchingAttribute);
+    const attribute = await this.attributes.find(who.container.workspaceId, container.id, matchingAttribute);
     if (!attribute) throw new DomainError('value_not_found', `matching_attribute "${matchingAttribute}" is not an attribute of ${container.kind} "${container.slug}".`);
     if (!attribute.isUnique) throw new ValidationError(`matching_attribute "${attribute.slug}" must be a unique attribute.`);
     const given = values[attribute.slug] ?? values[attribute.id];
@@ -32,19 +35,19 @@ export class RecordAssert {
       throw new ValidationError(`data.values must contain a value for the matching attribute "${attribute.slug}".`);
     }
     const items = Array.isArray(given) ? given : [given];
-    const lookups = this.lookups.forWorkspace(who.workspaceId);
+    const lookups = this.lookups.forWorkspace(who.container.workspaceId);
     const keys = [...new Set((await Promise.all(items.map((item) => CODECS[attribute.type].parse(item, attribute, lookups)))).flat().map((v) => v.key))].sort();
 
     return this.transactions.run(async (manager) => {
       for (const key of keys) {
-        await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${who.workspaceId}:${attribute.id}:${key}`]);
+        await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${who.container.workspaceId}:${attribute.id}:${key}`]);
       }
-      const matches = [...new Set((await this.store.findByUniqueKeys(who.workspaceId, attribute.id, keys)).map((m) => m.recordId))];
+      const matches = [...new Set((await this.store.findByUniqueKeys(who.container.workspaceId, attribute.id, keys)).map((m) => m.recordId))];
       if (matches.length > 1) {
         throw new DomainError('multiple_match_results', `matching_attribute "${attribute.slug}" matches ${matches.length} records; an assert must match at most one.`);
       }
-      if (matches.length === 0) return { recordId: await this.writer.create(who, values), created: true };
-      await this.writer.update(who, matches[0], values, 'overwrite', { appendTo: new Set([attribute.id]), failOnConcurrentWrite: options.failOnConcurrentWrite });
+      if (matches.length === 0) return { recordId: (await this.creates.write(who, values)).record.id, created: true };
+      await this.updates.write(who, matches[0], values, 'overwrite', { appendTo: new Set([attribute.id]), failOnConcurrentWrite: options.failOnConcurrentWrite });
       return { recordId: matches[0], created: false };
     });
   }
