@@ -15,7 +15,6 @@ export { parseAttributeValues } from './domain/parse-values';
 export type { StoredValue, StoredValueRow } from './domain/stored-value';
 export { invalidValue, valueNotFound } from './domain/value-error';
 export * from './domain/value-key';
-export * from './domain/value-columns';
 export { containerLookup, createAttributesController, type AttributeTarget, type ContainerLookup } from './interface/http/attributes.controller';
 export { AttributePresenter } from './interface/http/attribute-presenter';
 export { LIST_CONTROLLERS, OBJECT_CONTROLLERS } from './interface/http/container-controllers';

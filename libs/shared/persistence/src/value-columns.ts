@@ -1,10 +1,13 @@
-import type { AttributeType } from '../domain/attribute-type';
-import type { StoredValue } from '../domain/stored-value';
-
+/**
+ * How record values are stored: one row per value in `record_values`, its comparable part in the
+ * typed column of its attribute type. A storage contract of the tables the record engine writes
+ * and the SQL endpoint reads, kept out of every context's front door; the schema owns the types
+ * themselves (a type missing here fails to compile where PRIMARY_COLUMN is indexed by one).
+ */
 export type ValueColumn = 'value_text' | 'value_number' | 'value_bool' | 'value_date' | 'value_timestamp' | 'value_ref';
 
 /** The typed column a type's equality, ranges and sorts run on (each has a partial index). */
-export const PRIMARY_COLUMN: Record<AttributeType, ValueColumn> = {
+export const PRIMARY_COLUMN = {
   text: 'value_text',
   'email-address': 'value_text',
   domain: 'value_text',
@@ -22,9 +25,9 @@ export const PRIMARY_COLUMN: Record<AttributeType, ValueColumn> = {
   status: 'value_ref',
   'record-reference': 'value_ref',
   'actor-reference': 'value_ref',
-};
+} as const satisfies Readonly<Record<string, ValueColumn>>;
 
-export const COLUMN_CAST: Record<ValueColumn, string> = {
+export const COLUMN_CAST: Readonly<Record<ValueColumn, string>> = {
   value_text: 'text',
   value_number: 'numeric',
   value_bool: 'boolean',
@@ -32,21 +35,3 @@ export const COLUMN_CAST: Record<ValueColumn, string> = {
   value_timestamp: 'timestamptz',
   value_ref: 'uuid',
 };
-
-/** The parameter that compares equal to a stored value in its type's primary column. */
-export function primaryParameter(type: AttributeType, value: StoredValue): unknown {
-  switch (PRIMARY_COLUMN[type]) {
-    case 'value_number':
-      return value.number;
-    case 'value_bool':
-      return value.bool;
-    case 'value_date':
-      return value.date;
-    case 'value_timestamp':
-      return value.timestamp;
-    case 'value_ref':
-      return value.ref;
-    default:
-      return value.text;
-  }
-}
