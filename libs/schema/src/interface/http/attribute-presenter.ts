@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Attribute } from '../../domain/attribute';
 import { ObjectDirectory } from '../../application/object.directory';
-import { AttributeRepository } from '../../infrastructure/attribute.repository';
+import { AttributeDirectory } from '../../application/attribute.directory';
 import { type AttributeResponse, toAttributeResponse } from './attribute.responses';
 
 /** Renders attributes with their paired reverse attribute (`relationship`) resolved. */
 @Injectable()
 export class AttributePresenter {
   constructor(
-    private readonly attributes: AttributeRepository,
+    private readonly attributes: AttributeDirectory,
     private readonly objects: ObjectDirectory,
   ) {}
 
