@@ -27,7 +27,7 @@ export class AssertRecordUseCase {
 
   async execute(who: WriteScope, matchingAttribute: string, values: ValuesInput, options: { failOnConcurrentWrite?: boolean } = {}): Promise<{ recordId: string; created: boolean }> {
     const { container } = who;
-    const attribute = await this.attributes.find(who.container.workspaceId, container.id, matchingAttribute);
+    const attribute = await this.attributes.find(container.workspaceId, container.id, matchingAttribute);
     if (!attribute) throw new DomainError('value_not_found', `matching_attribute "${matchingAttribute}" is not an attribute of ${container.kind} "${container.slug}".`);
     if (!attribute.isUnique) throw new ValidationError(`matching_attribute "${attribute.slug}" must be a unique attribute.`);
     const given = values[attribute.slug] ?? values[attribute.id];
@@ -35,14 +35,12 @@ export class AssertRecordUseCase {
       throw new ValidationError(`data.values must contain a value for the matching attribute "${attribute.slug}".`);
     }
     const items = Array.isArray(given) ? given : [given];
-    const lookups = this.lookups.forWorkspace(who.container.workspaceId);
+    const lookups = this.lookups.forWorkspace(container.workspaceId);
     const keys = [...new Set((await Promise.all(items.map((item) => CODECS[attribute.type].parse(item, attribute, lookups)))).flat().map((v) => v.key))].sort();
 
-    return this.transactions.run(async (manager) => {
-      for (const key of keys) {
-        await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${who.container.workspaceId}:${attribute.id}:${key}`]);
-      }
-      const matches = [...new Set((await this.store.findByUniqueKeys(who.container.workspaceId, attribute.id, keys)).map((m) => m.recordId))];
+    return this.transactions.run(async () => {
+      await this.store.lockWriteKeys(container.workspaceId, attribute.id, keys);
+      const matches = [...new Set((await this.store.findByUniqueKeys(container.workspaceId, attribute.id, keys)).map((m) => m.recordId))];
       if (matches.length > 1) {
         throw new DomainError('multiple_match_results', `matching_attribute "${attribute.slug}" matches ${matches.length} records; an assert must match at most one.`);
       }

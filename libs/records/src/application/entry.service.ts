@@ -56,17 +56,14 @@ export class EntryService {
   /** Updates the entry of this parent, or creates one; several entries of the parent: 400. */
   async assertByParent(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
     const { container: list } = who;
-    const entryId = await this.transactions.run(async (manager) => {
+    const entryId = await this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${list.workspaceId}:${list.id}:${parentRecordId}`]);
-      const existing: Array<{ id: string }> = await manager.query(
-        `SELECT id FROM records WHERE workspace_id = $1 AND container_id = $2 AND parent_record_id = $3 LIMIT 2`,
-        [list.workspaceId, list.id, parentRecordId],
-      );
+      await this.store.lockWriteKeys(list.workspaceId, list.id, [parentRecordId]);
+      const existing = await this.store.findEntriesOfParent(list.workspaceId, list.id, parentRecordId, 2);
       if (existing.length > 1) throw new DomainError('multiple_match_results', `Record ${parentRecordId} has several entries in list "${list.slug}"; update one by its entry_id.`);
       if (existing.length === 0) return (await this.creates.write(who, values, { parentRecordId })).record.id;
-      await this.updates.write(who, existing[0].id, values, 'overwrite');
-      return existing[0].id;
+      await this.updates.write(who, existing[0], values, 'overwrite');
+      return existing[0];
     });
     return this.get(list, entryId);
   }

@@ -441,6 +441,26 @@ export class RecordRepository {
     return rows.map((row) => row.record_id);
   }
 
+  /**
+   * Serialises, until the transaction ends, the writers of one value of a unique attribute (an
+   * assert of that value) or of one parent's entry in a list: a transaction-scoped advisory lock
+   * on the key, taken in the order given.
+   */
+  async lockWriteKeys(workspaceId: string, scopeId: string, keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      await this.transactions.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${workspaceId}:${scopeId}:${key}`]);
+    }
+  }
+
+  /** The entries of a list whose parent is the record, at most `limit` of them. */
+  async findEntriesOfParent(workspaceId: string, listId: string, parentRecordId: string, limit: number): Promise<string[]> {
+    const rows = await this.transactions.query<{ id: string }>(
+      `SELECT id FROM records WHERE workspace_id = $1 AND container_id = $2 AND parent_record_id = $3 LIMIT ${Number(limit)}`,
+      [workspaceId, listId, parentRecordId],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async findByUniqueKeys(workspaceId: string, attributeId: string, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
     if (keys.length === 0) return [];
     const rows = await this.transactions.query<{ value_key: string; record_id: string }>(
