@@ -9,7 +9,7 @@ import type { WriteScope } from '../domain/write-scope';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { type CreatedRecord, RecordQueries } from './record.queries';
 import type { RecordView } from './record-reader';
-import { ValueWriter, type ValuesInput } from './value-writer';
+import { ValueWriter, type ValuesInput, writtenCounts } from './value-writer';
 import { WriteLookupsFactory } from './write-lookups';
 
 export interface CreateOptions {
@@ -52,7 +52,7 @@ export class CreateRecordUseCase {
       for (const { attribute, input } of defaultInputs(attributes, new Set(parsed.keys()), who.memberId, new Date())) {
         parsed.set(attribute.id, { attribute, values: await this.values.parseAttribute(attribute, input, lookups) });
       }
-      assertRequiredValues(attributes, new Map([...parsed].map(([id, { values: given }]) => [id, given.length])), 'create');
+      assertRequiredValues(attributes, writtenCounts(parsed), 'create');
       const recordId = newId();
       // A new record holds nothing: each attribute's plan only opens values.
       const plans = [...parsed.values()]

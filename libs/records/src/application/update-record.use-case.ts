@@ -8,7 +8,7 @@ import type { WriteScope } from '../domain/write-scope';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordQueries } from './record.queries';
 import type { RecordView } from './record-reader';
-import { ValueWriter, type ValuesInput } from './value-writer';
+import { ValueWriter, type ValuesInput, writtenCounts } from './value-writer';
 
 export type UpdateMode = Exclude<WriteMode, 'create'>;
 
@@ -51,7 +51,7 @@ export class UpdateRecordUseCase {
       const attributes = await this.attributes.ofContainer(container.workspaceId, container.id, { includeArchived: true });
       const parsed = await this.values.parse(who, attributes, values);
       const changed = await this.values.apply(who, recordId, parsed, mode, options.appendTo);
-      assertRequiredValues(attributes, new Map([...parsed].map(([id, { values: given }]) => [id, given.length])), 'update');
+      assertRequiredValues(attributes, writtenCounts(parsed), 'update');
       if (changed.length > 0) await this.store.bumpVersion(container.workspaceId, recordId);
       if (CONTAINER_EVENTS[container.kind].updated) {
         await this.outbox.record(...changed.map((attributeId) => containerEvent(container, 'updated', who.actor, { recordId, attributeId })));

@@ -15,6 +15,11 @@ export interface ParsedAttribute {
   readonly values: StoredValue[];
 }
 
+/** How many values a write gives each attribute it names (by attribute id), for the required-value rule. */
+export function writtenCounts(parsed: ReadonlyMap<string, ParsedAttribute>): Map<string, number> {
+  return new Map([...parsed].map(([attributeId, { values }]) => [attributeId, values.length]));
+}
+
 /**
  * The value steps every record write shares, in the write's transaction: parse what is written
  * with each attribute's codec, lock the record, apply the value plans (history, unique claims,
