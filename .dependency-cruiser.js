@@ -5,7 +5,8 @@
  * - domain code imports no infrastructure, interface, Nest or TypeORM;
  * - the shared kernel stays free of frameworks; shared libs never import a context;
  * - TypeORM entities never leave infrastructure (module files register them);
- * - libraries never import an app.
+ * - libraries never import an app, and an app never imports another app;
+ * - HTTP interface code reaches infrastructure only through the application layer.
  * What a front door exports (no *Store/*Repository, nothing from infrastructure/) is checked by
  * test/architecture/front-doors.ts, which `npm run deps:check` runs after this.
  */
@@ -69,6 +70,29 @@ module.exports = {
       comment: 'TypeORM entities are a storage detail: repositories map them to plain types, so no entity reaches a use case or an HTTP response.',
       from: { path: '^libs/[^/]+/src/', pathNot: ['/infrastructure/', '\\.module\\.ts$'] },
       to: { path: ['orm-entit(y|ies)\\.ts$'] },
+    },
+    {
+      name: 'interface-not-infrastructure',
+      severity: 'error',
+      comment: 'Controllers, DTOs and presenters call use cases, queries and facades; repositories and stores stay behind the application layer.',
+      from: {
+        path: '^libs/[^/]+/src/interface/',
+        // Known exceptions, each to be removed by the change that moves its type or call behind the
+        // application layer (webhooks: issue 27's delivery split; scim: issue 28's contract work).
+        pathNot: [
+          '^libs/webhooks/src/interface/http/webhooks\\.controller\\.ts$',
+          '^libs/webhooks/src/interface/http/webhook\\.responses\\.ts$',
+          '^libs/scim/src/interface/http/scim\\.responses\\.ts$',
+        ],
+      },
+      to: { path: '^libs/[^/]+/src/infrastructure/' },
+    },
+    {
+      name: 'apps-never-import-another-app',
+      severity: 'error',
+      comment: 'An app (api, worker, cli) is entered by its own main; what apps share (the composition root AppModule, the process lifecycle) is in apps/shared, which imports no app.',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: ['^apps/$1/', '^apps/shared/'] },
     },
     {
       name: 'libs-never-import-apps',

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ClientBase, Pool } from 'pg';
-import { ContainerResolver } from '../libs/records/src/application/container-resolver';
+import { ContainerResolver } from '@workbase/schema';
 
 /** Attribute ids the generated dataset writes. */
 export interface DatasetAttributes {

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { CreateWorkspaceUseCase } from '@workbase/access';
-import { AttributeCatalog } from '@workbase/attributes';
+import { AttributeCatalog } from '@workbase/schema';
 // White-box: the bench runs the engine's compiled statements directly.
-import { ContainerResolver } from '../libs/records/src/application/container-resolver';
+import { ContainerResolver } from '@workbase/schema';
 import { RecordQueryService } from '../libs/records/src/application/query/record-query.service';
 import { pageStatement } from '../libs/records/src/infrastructure/record.repository';
 import { loadConfig } from '@workbase/shared/config';

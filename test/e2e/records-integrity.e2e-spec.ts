@@ -1,6 +1,7 @@
-import { AttributeCatalog, type Container } from '@workbase/attributes';
-// White-box: the engine's service itself, not the front door.
-import { RecordService } from '../../libs/records/src/application/record.service';
+import { AttributeCatalog, type Container } from '@workbase/schema';
+// White-box: the engine's use cases themselves, not the front door.
+import { CreateRecordUseCase } from '../../libs/records/src/application/create-record.use-case';
+import { DeleteRecordUseCase } from '../../libs/records/src/application/delete-record.use-case';
 import { writeScope } from '../../libs/records/src/domain/write-scope';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
@@ -36,7 +37,8 @@ describe('record engine integrity (e2e)', () => {
       const container: Container = { kind: 'activity', id: activityId, workspaceId: ws.workspaceId, slug: 'acme_engine' };
       const actor = { type: 'workspace-member' as const, id: ws.adminMemberId };
       const catalog = t.app.get(AttributeCatalog);
-      const records = t.app.get(RecordService);
+      const creates = t.app.get(CreateRecordUseCase);
+      const deletes = t.app.get(DeleteRecordUseCase);
       const before = (await outboxRows('activity_id', activityId)).length;
 
       const created = await catalog.create(
@@ -46,8 +48,8 @@ describe('record engine integrity (e2e)', () => {
       );
       await catalog.update(container, 'rep', { title: 'Sales rep' }, actor);
       const scope = writeScope({ workspaceId: ws.workspaceId, actor, memberId: ws.adminMemberId }, container);
-      const record = await records.create(scope, { timestamp: '2026-03-01T09:00:00Z', rep: 'Ada' });
-      await records.delete(scope, record.id.record_id as string);
+      const record = await creates.execute(scope, { timestamp: '2026-03-01T09:00:00Z', rep: 'Ada' });
+      await deletes.execute(scope, record.id.record_id as string);
 
       const rows = (await outboxRows('activity_id', activityId)).slice(before);
       expect(rows.map((row) => row.event_type)).toEqual(['activity-attribute.created', 'activity-attribute.updated', 'activity-record.created', 'activity-record.deleted']);

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 // White-box: the compiled page statements are the subject of these tests, so they reach inside the engine.
-import { ContainerResolver } from '../../libs/records/src/application/container-resolver';
+import { ContainerResolver } from '@workbase/schema';
 import { RecordQueryService } from '../../libs/records/src/application/query/record-query.service';
 import { pageStatement } from '../../libs/records/src/infrastructure/record.repository';
 import { generatePeople } from '../../bench/records-dataset';

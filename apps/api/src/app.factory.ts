@@ -4,9 +4,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@workbase/shared/config';
 import { PinoNestLogger, requestLogging } from '@workbase/shared/http';
 import type { Logger } from 'pino';
-import { AppModule } from './app.module';
-import { Metrics } from './metrics';
-import { Readiness } from './readiness';
+import { AppModule } from '../../shared/src/app.module';
+import { Metrics } from '../../shared/src/metrics';
+import { Readiness } from '../../shared/src/readiness';
 import { mountSwagger } from './swagger';
 
 /** Builds the HTTP application; used by `main.ts` and by the e2e suites alike. */

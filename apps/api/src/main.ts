@@ -6,8 +6,8 @@ import { WebhookWorker } from '@workbase/webhooks';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
-import { Readiness } from './readiness';
-import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from './process-lifecycle';
+import { Readiness } from '../../shared/src/readiness';
+import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../shared/src/process-lifecycle';
 
 async function main(): Promise<void> {
   const { config, format, logger, database } = await openProcessDatabase();

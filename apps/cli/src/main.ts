@@ -4,7 +4,7 @@ import { loadConfig } from '@workbase/shared/config';
 import { createLogger, PinoNestLogger } from '@workbase/shared/http';
 import { DomainError } from '@workbase/shared/kernel';
 import { openDatabase, runMigrations } from '@workbase/shared/persistence';
-import { AppModule } from '../../api/src/app.module';
+import { AppModule } from '../../shared/src/app.module';
 import { backupDatabase, restoreDatabase } from './backup';
 import { COMMANDS, UsageError } from './commands';
 

@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { PinoNestLogger } from '@workbase/shared/http';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
-import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../api/src/process-lifecycle';
+import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../shared/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
 /**

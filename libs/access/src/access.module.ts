@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkspaceMemberQueries } from './application/workspace-member.queries';
 import { AccessTokenVerifier } from '@workbase/shared/http';
 import { CreateMemberUseCase } from './application/create-member.use-case';
 import { CreateWorkspaceUseCase } from './application/create-workspace.use-case';
@@ -42,6 +43,7 @@ const useCases = [
     WorkspaceMemberRepository,
     ApiTokenRepository,
     TokenGrantCache,
+    WorkspaceMemberQueries,
     ...useCases,
     { provide: AccessTokenVerifier, useExisting: TokenIntrospectionQuery },
   ],

@@ -1,5 +1,5 @@
 import { Module, UsePipes } from '@nestjs/common';
-import { AttributesModule, containerLookup, createAttributesController } from '@workbase/attributes';
+import { SchemaModule, containerLookup, createAttributesController } from '@workbase/schema';
 import { RecordsModule } from '@workbase/records';
 import { RejectNulPipe } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
@@ -25,7 +25,7 @@ UsePipes(new RejectNulPipe({ identifier: 'activity' }))(ActivityAttributesContro
 
 /** Activities (custom and system), their schema-inherited and custom attributes, and their records. */
 @Module({
-  imports: [RecordsModule, AttributesModule],
+  imports: [RecordsModule, SchemaModule],
   controllers: [ActivitiesController, ActivityAttributesController, ActivityRecordsController],
   providers: [ActivityRepository, SchemaAttributes, ActivityCatalog, ActivityRecords, PhoneCallsInitializer],
   exports: [PhoneCallsInitializer, ActivityCatalog],

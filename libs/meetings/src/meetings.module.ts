@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AttributesModule } from '@workbase/attributes';
+import { SchemaModule } from '@workbase/schema';
 import { RecordsModule } from '@workbase/records';
 import { TargetPolicyModule } from '@workbase/webhooks';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
@@ -15,7 +15,7 @@ import { MeetingsController } from './interface/http/meetings.controller';
 
 /** Meetings: create (never de-duplicating), get, the cursor-paginated list, and call recordings with transcripts. */
 @Module({
-  imports: [RecordsModule, AttributesModule, TargetPolicyModule],
+  imports: [RecordsModule, SchemaModule, TargetPolicyModule],
   controllers: [MeetingsController, CallRecordingsController],
   providers: [
     MeetingRepository,

@@ -1,8 +1,7 @@
 export { RecordsModule } from './records.module';
-export { StandardObjectsInitializer } from './application/standard-objects.initializer';
-export { RecordAttributeHost } from './application/record-attribute-host';
+export { RecordValuesAdapter } from './application/record-values.adapter';
 export { RecordEngine, type EntryRef, type FailFast, type KnownAttributes, type RecordRef } from './application/record-engine';
-export type { ValuesInput } from './application/record-writer';
+export type { ValuesInput } from './application/value-writer';
 export { type WriteActor, type WriteScope, writeScope } from './domain/write-scope';
 export type { RecordView, ValueEnvelope } from './application/record-reader';
 export type { RecordQuery } from './application/query/record-query.service';

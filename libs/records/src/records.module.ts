@@ -1,76 +1,50 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { SCOPES } from '@workbase/shared/kernel';
-import { AttributesModule, containerLookup, createAttributesController } from '@workbase/attributes';
-import { RecordAttributeHost } from './application/record-attribute-host';
+import { LIST_CONTROLLERS, OBJECT_CONTROLLERS, SchemaModule } from '@workbase/schema';
+import { RecordValuesAdapter } from './application/record-values.adapter';
 import { RecordEngine } from './application/record-engine';
-import { ContainerResolver } from './application/container-resolver';
-import { ObjectCatalog } from './application/object.catalog';
 import { RecordMatcher } from './application/record-matcher';
-import { RecordAssert } from './application/record-assert';
+import { AssertRecordUseCase } from './application/assert-record.use-case';
+import { CreateRecordUseCase } from './application/create-record.use-case';
+import { DeleteRecordUseCase } from './application/delete-record.use-case';
+import { UpdateRecordUseCase } from './application/update-record.use-case';
 import { RecordQueryService } from './application/query/record-query.service';
 import { RecordReader } from './application/record-reader';
-import { RecordService } from './application/record.service';
-import { RecordWriter } from './application/record-writer';
-import { StandardObjectsInitializer } from './application/standard-objects.initializer';
+import { RecordQueries } from './application/record.queries';
+import { ValueWriter } from './application/value-writer';
 import { EntryService } from './application/entry.service';
-import { ListCatalog } from './application/list.catalog';
-import { ListRepository } from './infrastructure/list.repository';
-import { ListEntriesController, ListsController } from './interface/http/lists.controller';
+import { ListEntriesController } from './interface/http/list-entries.controller';
 import { WriteLookupsFactory } from './application/write-lookups';
-import { ObjectRepository } from './infrastructure/object.repository';
-import { RECORDS_ORM_ENTITIES } from './infrastructure/orm-entities';
 import { RecordRepository } from './infrastructure/record.repository';
 import { ObjectRecordsController } from './interface/http/object-records.controller';
-import { ObjectsController } from './interface/http/objects.controller';
 import { RecordSearch } from './application/record-search';
 import { RecordEntriesRepository } from './infrastructure/record-entries.repository';
 import { RecordSearchRepository } from './infrastructure/record-search.repository';
 import { RecordLinksController } from './interface/http/record-links.controller';
 
-const ObjectAttributesController = createAttributesController({
-  path: 'objects',
-  noun: 'object',
-  tag: 'Object attributes',
-  readScopes: [SCOPES.objectConfigurationRead],
-  writeScopes: [SCOPES.objectConfigurationReadWrite],
-  supportsStatuses: true,
-  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.object(workspaceId, identifier)),
-});
-
-const ListAttributesController = createAttributesController({
-  path: 'lists',
-  noun: 'list',
-  tag: 'List attributes',
-  readScopes: [SCOPES.listConfigurationRead],
-  writeScopes: [SCOPES.listConfigurationReadWrite],
-  supportsStatuses: true,
-  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
-});
-
 const engine = [
-  ListRepository,
-  ListCatalog,
   EntryService,
-  ObjectRepository,
   RecordRepository,
   WriteLookupsFactory,
   RecordMatcher,
-  RecordWriter,
+  ValueWriter,
   RecordReader,
-  RecordService,
+  RecordQueries,
   RecordQueryService,
-  RecordAssert,
-  ObjectCatalog,
-  ContainerResolver,
-  StandardObjectsInitializer,
+  CreateRecordUseCase,
+  UpdateRecordUseCase,
+  AssertRecordUseCase,
+  DeleteRecordUseCase,
 ];
 
-/** The record engine: objects, lists, records, entries and their values; attributes come from AttributesModule. */
+/**
+ * The record engine: records, list entries and their values. Objects, lists and attributes are the
+ * schema's (SchemaModule); their endpoints are mounted here, each tree before its records, because
+ * they share `/v2/objects` and `/v2/lists` and Swagger documents routes in mounting order.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature(RECORDS_ORM_ENTITIES), AttributesModule],
-  controllers: [ObjectsController, ObjectAttributesController, ObjectRecordsController, ListsController, ListAttributesController, ListEntriesController, RecordLinksController],
-  providers: [...engine, RecordEngine, RecordAttributeHost, RecordSearch, RecordSearchRepository, RecordEntriesRepository],
-  exports: [RecordEngine, RecordAttributeHost, StandardObjectsInitializer],
+  imports: [SchemaModule],
+  controllers: [...OBJECT_CONTROLLERS, ObjectRecordsController, ...LIST_CONTROLLERS, ListEntriesController, RecordLinksController],
+  providers: [...engine, RecordEngine, RecordValuesAdapter, RecordSearch, RecordSearchRepository, RecordEntriesRepository],
+  exports: [RecordEngine, RecordValuesAdapter],
 })
 export class RecordsModule {}

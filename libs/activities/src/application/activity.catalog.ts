@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Attribute, AttributeDirectory, type Container } from '@workbase/attributes';
+import { type Attribute, AttributeDirectory, type Container } from '@workbase/schema';
 import { RecordEngine } from '@workbase/records';
 import { type Actor, ConflictError, DomainError, type DomainEvent, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';

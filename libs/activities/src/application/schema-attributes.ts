@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AttributeDirectory, type NewAttribute, type SelectOption } from '@workbase/attributes';
+import { AttributeDirectory, type NewAttribute, type SelectOption } from '@workbase/schema';
 import { newId, NotFoundError } from '@workbase/shared/kernel';
 import { type ActivitySchema, SCHEMA_ATTRIBUTES } from '../domain/activity-schemas';
 import { RecordEngine } from '@workbase/records';

@@ -1,4 +1,4 @@
-import type { AttributeType } from '@workbase/attributes';
+import type { AttributeType } from '@workbase/schema';
 
 /** The schemas an activity can extend; fixed at creation. */
 export const ACTIVITY_SCHEMAS = ['activities', 'interactions', 'calls', 'emails'] as const;

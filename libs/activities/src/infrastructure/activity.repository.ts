@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Attribute, AttributeDirectory } from '@workbase/attributes';
+import { type Attribute, AttributeDirectory } from '@workbase/schema';
 import { ConflictError, isUuid } from '@workbase/shared/kernel';
 import { TransactionRunner, violatedUniqueConstraint } from '@workbase/shared/persistence';
 import type { Activity } from '../domain/activity';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Container } from '@workbase/attributes';
+import type { Container } from '@workbase/schema';
 import type { RecordDeletionListener } from '@workbase/records';
 import type { Actor } from '@workbase/shared/kernel';
 import { EventOutbox } from '@workbase/shared/persistence';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AttributeDirectory } from '@workbase/attributes';
+import { AttributeDirectory } from '@workbase/schema';
 import { RecordEngine, type WriteActor, writeScope } from '@workbase/records';
 import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';

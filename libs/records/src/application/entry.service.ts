@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isUuid, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Attribute, Container } from '@workbase/attributes';
-import { ListRepository } from '../infrastructure/list.repository';
-import { ObjectRepository } from '../infrastructure/object.repository';
+import { type Attribute, type Container, ContainerResolver, ObjectDirectory } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
 import { RecordReader, type RecordView } from './record-reader';
-import { recordNotFound } from './record.service';
-import { RecordWriter, type ValuesInput } from './record-writer';
+import { recordNotFound } from '../domain/record-errors';
 import type { WriteScope } from '../domain/write-scope';
+import { CreateRecordUseCase } from './create-record.use-case';
+import { UpdateRecordUseCase } from './update-record.use-case';
+import type { ValuesInput } from './value-writer';
 
 export interface EntryView {
   readonly view: RecordView;
@@ -35,10 +35,11 @@ export interface EntryParent {
 export class EntryService {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly lists: ListRepository,
-    private readonly objects: ObjectRepository,
+    private readonly containers: ContainerResolver,
+    private readonly objects: ObjectDirectory,
     private readonly store: RecordRepository,
-    private readonly writer: RecordWriter,
+    private readonly creates: CreateRecordUseCase,
+    private readonly updates: UpdateRecordUseCase,
     private readonly reader: RecordReader,
     private readonly queries: RecordQueryService,
   ) {}
@@ -47,7 +48,7 @@ export class EntryService {
     const { container: list } = who;
     const entryId = await this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
-      return this.writer.create(who, values, { parentRecordId });
+      return (await this.creates.write(who, values, { parentRecordId })).record.id;
     });
     return this.get(list, entryId);
   }
@@ -55,17 +56,14 @@ export class EntryService {
   /** Updates the entry of this parent, or creates one; several entries of the parent: 400. */
   async assertByParent(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
     const { container: list } = who;
-    const entryId = await this.transactions.run(async (manager) => {
+    const entryId = await this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${list.workspaceId}:${list.id}:${parentRecordId}`]);
-      const existing: Array<{ id: string }> = await manager.query(
-        `SELECT id FROM records WHERE workspace_id = $1 AND container_id = $2 AND parent_record_id = $3 LIMIT 2`,
-        [list.workspaceId, list.id, parentRecordId],
-      );
+      await this.store.lockWriteKeys(list.workspaceId, list.id, [parentRecordId]);
+      const existing = await this.store.findEntriesOfParent(list.workspaceId, list.id, parentRecordId, 2);
       if (existing.length > 1) throw new DomainError('multiple_match_results', `Record ${parentRecordId} has several entries in list "${list.slug}"; update one by its entry_id.`);
-      if (existing.length === 0) return this.writer.create(who, values, { parentRecordId });
-      await this.writer.update(who, existing[0].id, values, 'overwrite');
-      return existing[0].id;
+      if (existing.length === 0) return (await this.creates.write(who, values, { parentRecordId })).record.id;
+      await this.updates.write(who, existing[0], values, 'overwrite');
+      return existing[0];
     });
     return this.get(list, entryId);
   }
@@ -79,7 +77,7 @@ export class EntryService {
 
   async update(who: WriteScope, entryId: string, values: ValuesInput, mode: 'append' | 'overwrite'): Promise<EntryView> {
     const { container: list } = who;
-    const changed = await this.writer.update(who, entryId, values, mode);
+    const changed = await this.updates.write(who, entryId, values, mode);
     if (changed === null) throw recordNotFound(list, entryId);
     return this.get(list, entryId);
   }
@@ -91,9 +89,8 @@ export class EntryService {
   }
 
   private async validParent(list: Container, parent: EntryParent): Promise<string> {
-    const row = (await this.lists.findBySlugOrId(list.workspaceId, list.id))!;
-    const object = await this.objects.findBySlugOrId(list.workspaceId, parent.parentObject);
-    if (!object || object.id !== row.parentObjectId) {
+    const object = await this.objects.find(list.workspaceId, parent.parentObject);
+    if (!object || object.id !== (await this.containers.parentObjectOf(list)).id) {
       throw new ValidationError(`data.parent_object "${parent.parentObject}" is not the parent object of list "${list.slug}".`);
     }
     if (!isUuid(parent.parentRecordId) || !(await this.store.existingIds(list.workspaceId, object.id, [parent.parentRecordId])).has(parent.parentRecordId)) {
@@ -103,7 +100,6 @@ export class EntryService {
   }
 
   private async parentSlug(list: Container): Promise<string> {
-    const row = (await this.lists.findBySlugOrId(list.workspaceId, list.id))!;
-    return (await this.objects.findBySlugOrId(list.workspaceId, row.parentObjectId))?.apiSlug ?? row.parentObjectId;
+    return (await this.containers.parentObjectOf(list)).slug;
   }
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '@workbase/shared/kernel';
-import type { Container } from '@workbase/attributes';
+import type { Container } from '@workbase/schema';
 
 /**
  * Work other contexts do when records are deleted (notes delete the record's notes and record

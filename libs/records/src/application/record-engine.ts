@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { Attribute, Container } from '@workbase/attributes';
+import { type Attribute, type Container, ContainerResolver } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
-import { ContainerResolver } from './container-resolver';
-import { RecordAssert } from './record-assert';
-import type { RecordView } from './record-reader';
-import { recordNotFound, RecordService } from './record.service';
-import { RecordWriter, type ValuesInput } from './record-writer';
 import type { WriteScope } from '../domain/write-scope';
+import { AssertRecordUseCase } from './assert-record.use-case';
+import { CreateRecordUseCase } from './create-record.use-case';
+import { DeleteRecordUseCase } from './delete-record.use-case';
 import { type RecordQuery, RecordQueryService } from './query/record-query.service';
+import { RecordQueries } from './record.queries';
+import type { RecordView } from './record-reader';
+import { UpdateRecordUseCase } from './update-record.use-case';
+import type { ValuesInput } from './value-writer';
 
 /** The container's attributes (archived included) when the caller read them already in this request. */
 export interface KnownAttributes {
@@ -40,9 +42,11 @@ export interface RecordRef {
 export class RecordEngine {
   constructor(
     private readonly containers: ContainerResolver,
-    private readonly records: RecordService,
-    private readonly writer: RecordWriter,
-    private readonly asserts: RecordAssert,
+    private readonly creates: CreateRecordUseCase,
+    private readonly updates: UpdateRecordUseCase,
+    private readonly asserts: AssertRecordUseCase,
+    private readonly deletes: DeleteRecordUseCase,
+    private readonly reads: RecordQueries,
     private readonly queries: RecordQueryService,
     private readonly store: RecordRepository,
   ) {}
@@ -58,16 +62,12 @@ export class RecordEngine {
   }
 
   create(who: WriteScope, values: ValuesInput, options: KnownAttributes = {}): Promise<RecordView> {
-    return this.records.create(who, values, options);
+    return this.creates.execute(who, values, options);
   }
 
   /** PATCH (`append`) or PUT (`overwrite`) of a record's values; answers the record as read after the write. */
-  async update(who: WriteScope, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite', options: FailFast = {}): Promise<RecordView> {
-    const { container } = who;
-    if (!options.failOnConcurrentWrite) return this.records.update(who, recordId, values, mode);
-    const changed = await this.writer.update(who, recordId, values, mode, { failOnConcurrentWrite: true });
-    if (changed === null) throw recordNotFound(container, recordId);
-    return this.records.get(container, recordId);
+  update(who: WriteScope, recordId: string, values: ValuesInput, mode: 'append' | 'overwrite', options: FailFast = {}): Promise<RecordView> {
+    return this.updates.execute(who, recordId, values, mode, options);
   }
 
   /** Creates the record whose unique `matchingAttribute` holds the given value, or updates the one that does. */
@@ -76,7 +76,7 @@ export class RecordEngine {
   }
 
   read(container: Container, recordId: string, options: KnownAttributes = {}): Promise<RecordView> {
-    return this.records.get(container, recordId, options);
+    return this.reads.get(container, recordId, options);
   }
 
   query(container: Container, query: RecordQuery, options: KnownAttributes = {}): Promise<RecordView[]> {
@@ -84,11 +84,8 @@ export class RecordEngine {
   }
 
   /** Deletes a record with what hangs off it (entries, references, listeners' data) and records its event. */
-  async delete(who: WriteScope, recordId: string, options: FailFast = {}): Promise<void> {
-    const { container } = who;
-    // Locked first without waiting, so that a record another request is writing is a 409; the delete then re-locks it (held already).
-    if (options.failOnConcurrentWrite) await this.writer.lockForWrite(who.workspaceId, container, recordId, true);
-    await this.records.delete(who, recordId);
+  delete(who: WriteScope, recordId: string, options: FailFast = {}): Promise<void> {
+    return this.deletes.execute(who, recordId, options);
   }
 
   /** Removes every record of a container that is itself being removed (its values and unique claims cascade); no events. */

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, COLUMN_CAST, PRIMARY_COLUMN, primaryParameter } from '@workbase/attributes';
-import type { ObjectDefinition } from '../domain/object-definition';
+import { CODECS, isPlainObject, NO_WRITE_LOOKUPS, invalidValue, valueNotFound, AttributeDirectory, type ObjectDefinition } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 
 /** Records linked per value with `if_multiple_matches: "match_all"`. */
@@ -13,7 +11,6 @@ export class RecordMatcher {
   constructor(
     private readonly attributes: AttributeDirectory,
     private readonly store: RecordRepository,
-    private readonly transactions: TransactionRunner,
   ) {}
 
   /** `{target_object, <unique attribute>: value(s)}`: every value must match, and all the same record. */
@@ -57,14 +54,7 @@ export class RecordMatcher {
       throw invalidValue(slug, `cannot match on ${attribute.type} attribute "${attribute.slug}"`);
     }
     const [parsed] = await CODECS[attribute.type].parse(value, attribute, NO_WRITE_LOOKUPS);
-    const column = PRIMARY_COLUMN[attribute.type];
-    const rows: Array<{ record_id: string }> = await this.transactions.manager().query(
-      `SELECT DISTINCT v.record_id FROM record_values v
-         JOIN records r ON r.workspace_id = v.workspace_id AND r.id = v.record_id AND r.container_id = $4
-        WHERE v.workspace_id = $1 AND v.attribute_id = $2 AND v.active_until IS NULL AND v.${column} = $3::${COLUMN_CAST[column]}
-        ORDER BY v.record_id LIMIT ${MATCH_ALL_LIMIT + 1}`,
-      [workspaceId, attribute.id, primaryParameter(attribute.type, parsed), target.id],
-    );
+    const rows = await this.store.findByCurrentValue(workspaceId, target.id, attribute, parsed, MATCH_ALL_LIMIT + 1);
     const shown = typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
     if (rows.length === 0) {
       if (ifNone === 'skip') return [];
@@ -76,6 +66,6 @@ export class RecordMatcher {
     if (rows.length > MATCH_ALL_LIMIT) {
       throw invalidValue(slug, `${attribute.slug} "${shown}" matches more than ${MATCH_ALL_LIMIT} ${target.apiSlug} records; match_all links at most ${MATCH_ALL_LIMIT}`);
     }
-    return rows.map((row) => row.record_id);
+    return rows;
   }
 }

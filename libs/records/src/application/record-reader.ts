@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import type { Actor } from '@workbase/shared/kernel';
-import { type Attribute, AttributeDirectory, isRecordSystemAttribute, CODECS, type ReadContext, type OptionView, type StatusView, CONTAINER_EVENTS, type Container } from '@workbase/attributes';
-import { ObjectRepository } from '../infrastructure/object.repository';
+import { type Attribute, AttributeDirectory, isRecordSystemAttribute, CODECS, type ReadContext, type OptionView, type StatusView, CONTAINER_EVENTS, type Container, ObjectDirectory } from '@workbase/schema';
 import { type RecordRow, RecordRepository, type ValueRowWithRecord } from '../infrastructure/record.repository';
 
 export type ValueEnvelope = Record<string, unknown>;
@@ -27,7 +26,7 @@ export class RecordReader {
   constructor(
     private readonly attributes: AttributeDirectory,
     private readonly store: RecordRepository,
-    private readonly objects: ObjectRepository,
+    private readonly objects: ObjectDirectory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -122,16 +121,15 @@ export class RecordReader {
     const selectIds = attributes.filter((a) => a.type === 'select').map((a) => a.id);
     const statusIds = attributes.filter((a) => a.type === 'status').map((a) => a.id);
     const needsObjects = attributes.some((a) => a.type === 'record-reference');
-    const [options, statuses, objects] = await Promise.all([
+    const [options, statuses, slugById] = await Promise.all([
       this.attributes.optionsOf(workspaceId, selectIds),
       this.attributes.statusesOf(workspaceId, statusIds),
-      needsObjects ? this.objects.listInWorkspace(workspaceId) : Promise.resolve([]),
+      needsObjects ? this.objects.slugsById(workspaceId) : Promise.resolve(new Map<string, string>()),
     ]);
     const optionById = new Map<string, OptionView>(options.map((o) => [o.id, { id: o.id, title: o.title, isArchived: o.isArchived }]));
     const statusById = new Map<string, StatusView>(
       statuses.map((s) => [s.id, { id: s.id, title: s.title, isArchived: s.isArchived, celebrationEnabled: s.celebrationEnabled, targetTimeInStatus: s.targetTimeInStatus }]),
     );
-    const slugById = new Map(objects.map((o) => [o.id, o.apiSlug]));
     return { option: (id) => optionById.get(id), status: (id) => statusById.get(id), objectSlug: (id) => slugById.get(id) };
   }
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { ContainerResolver } from '@workbase/schema';
 import { MemberDirectory } from '@workbase/access';
 import { DomainError, NotFoundError } from '@workbase/shared/kernel';
-import type { Attribute, Container } from '@workbase/attributes';
+import type { Attribute, Container } from '@workbase/schema';
 import { RecordSearchRepository, type SearchAttribute, type SearchAttributeKind } from '../infrastructure/record-search.repository';
 import { RecordRepository } from '../infrastructure/record.repository';
-import { ContainerResolver } from './container-resolver';
 
 /** Who the search runs as. Workbase has no per-member record permissions, so both see the same records. */
 export type SearchRequester = { readonly type: 'workspace' } | { readonly type: 'workspace-member'; readonly memberId?: string; readonly email?: string };

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
-import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory } from '@workbase/attributes';
-import { ObjectRepository } from '../infrastructure/object.repository';
+import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory, ObjectDirectory } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordMatcher } from './record-matcher';
 
@@ -14,7 +13,7 @@ export class WriteLookupsFactory {
   constructor(
     private readonly options: AttributeDirectory,
     private readonly members: MemberDirectory,
-    private readonly objects: ObjectRepository,
+    private readonly objects: ObjectDirectory,
     private readonly store: RecordRepository,
     private readonly matcher: RecordMatcher,
   ) {}
@@ -65,7 +64,7 @@ export class WriteLookupsFactory {
     if (typeof targetObject !== 'string' || targetObject === '') {
       throw invalidValue(attribute.slug, 'a record reference needs "target_object" (an object slug or id)', input);
     }
-    const target = await this.objects.findBySlugOrId(workspaceId, targetObject);
+    const target = await this.objects.find(workspaceId, targetObject);
     if (!target) throw valueNotFound(attribute.slug, `target object "${targetObject}" not found.`);
     objectSlugs.set(target.id, target.apiSlug);
     const allowed = attribute.config.record_reference?.allowed_object_ids;

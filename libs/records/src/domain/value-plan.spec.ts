@@ -1,5 +1,5 @@
 import { planValues } from './value-plan';
-import type { StoredValueRow } from '@workbase/attributes';
+import type { StoredValueRow } from '@workbase/schema';
 
 const row = (key: string): StoredValueRow => ({
   key, id: key, attributeId: 'a', activeFrom: new Date(), activeUntil: null, createdBy: { type: 'system', id: null },

@@ -1,4 +1,4 @@
-import type { StoredValue, StoredValueRow } from '@workbase/attributes';
+import type { StoredValue, StoredValueRow } from '@workbase/schema';
 
 /** How a write combines with what a multiselect attribute holds. */
 export type WriteMode = 'create' | 'append' | 'overwrite';

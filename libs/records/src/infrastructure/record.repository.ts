@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, DomainEvent } from '@workbase/shared/kernel';
-import { OUTBOX_NOTIFY, outboxInsert, TransactionRunner } from '@workbase/shared/persistence';
-import type { StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/attributes';
+import { COLUMN_CAST, OUTBOX_NOTIFY, outboxInsert, PRIMARY_COLUMN, TransactionRunner } from '@workbase/shared/persistence';
+import type { AttributeType, StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/schema';
 import { isoNanos } from './sql';
 
 export interface RecordRow {
@@ -419,6 +419,48 @@ export class RecordRepository {
     await this.transactions.query(`DELETE FROM unique_values WHERE workspace_id = $1 AND attribute_id = $2`, [workspaceId, attributeId]);
   }
 
+  /**
+   * Records of a container whose current value of an attribute equals `value` in its type's
+   * primary column (on that column's partial index), in id order, at most `limit`.
+   */
+  async findByCurrentValue(
+    workspaceId: string,
+    containerId: string,
+    attribute: { readonly id: string; readonly type: AttributeType },
+    value: StoredValue,
+    limit: number,
+  ): Promise<string[]> {
+    const column = PRIMARY_COLUMN[attribute.type];
+    const rows = await this.transactions.query<{ record_id: string }>(
+      `SELECT DISTINCT v.record_id FROM record_values v
+         JOIN records r ON r.workspace_id = v.workspace_id AND r.id = v.record_id AND r.container_id = $4
+        WHERE v.workspace_id = $1 AND v.attribute_id = $2 AND v.active_until IS NULL AND v.${column} = $3::${COLUMN_CAST[column]}
+        ORDER BY v.record_id LIMIT ${Number(limit)}`,
+      [workspaceId, attribute.id, primaryParameter(attribute.type, value), containerId],
+    );
+    return rows.map((row) => row.record_id);
+  }
+
+  /**
+   * Serialises, until the transaction ends, the writers of one value of a unique attribute (an
+   * assert of that value) or of one parent's entry in a list: a transaction-scoped advisory lock
+   * on the key, taken in the order given.
+   */
+  async lockWriteKeys(workspaceId: string, scopeId: string, keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      await this.transactions.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${workspaceId}:${scopeId}:${key}`]);
+    }
+  }
+
+  /** The entries of a list whose parent is the record, at most `limit` of them. */
+  async findEntriesOfParent(workspaceId: string, listId: string, parentRecordId: string, limit: number): Promise<string[]> {
+    const rows = await this.transactions.query<{ id: string }>(
+      `SELECT id FROM records WHERE workspace_id = $1 AND container_id = $2 AND parent_record_id = $3 LIMIT ${Number(limit)}`,
+      [workspaceId, listId, parentRecordId],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async findByUniqueKeys(workspaceId: string, attributeId: string, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
     if (keys.length === 0) return [];
     const rows = await this.transactions.query<{ value_key: string; record_id: string }>(
@@ -498,4 +540,22 @@ function toValue(row: RawValue): ValueRowWithRecord {
     refType: row.value_ref_type,
     json: row.value_json,
   };
+}
+
+/** The parameter that compares equal to a stored value in its type's primary column. */
+export function primaryParameter(type: AttributeType, value: StoredValue): unknown {
+  switch (PRIMARY_COLUMN[type]) {
+    case 'value_number':
+      return value.number;
+    case 'value_bool':
+      return value.bool;
+    case 'value_date':
+      return value.date;
+    case 'value_timestamp':
+      return value.timestamp;
+    case 'value_ref':
+      return value.ref;
+    default:
+      return value.text;
+  }
 }

@@ -1,4 +1,4 @@
-import { ATTRIBUTE_TYPES } from '@workbase/attributes';
+import { ATTRIBUTE_TYPES } from '@workbase/schema';
 import { buildTable, columnTypeFor } from './sql-table';
 
 /** The column of each attribute type is derived from the catalogue's storage map; what the catalogue does not define is an error. */
@@ -15,7 +15,7 @@ describe('SQL column types', () => {
   });
 
   it('refuses a type the catalogue does not define instead of showing it as text', () => {
-    expect(() => columnTypeFor('hologram', false)).toThrow(/"hologram" is not one of libs\/attributes ATTRIBUTE_TYPES/);
+    expect(() => columnTypeFor('hologram', false)).toThrow(/"hologram" is not one of libs\/schema ATTRIBUTE_TYPES/);
     expect(() => buildTable('objects', { id: 'c0', slug: 'deals', title: 'Deals' }, [{ id: 'a', slug: 'odd', type: 'hologram', isMultiselect: false }])).toThrow(/hologram/);
   });
 });

@@ -3,7 +3,8 @@
  * and activity (`activities.<slug>`) of the caller's workspace, plus a virtual
  * `information_schema.tables` / `information_schema.columns` that list only those.
  */
-import { type AttributeType, COLUMN_CAST, isAttributeType, PRIMARY_COLUMN } from '@workbase/attributes';
+import { type AttributeType, isAttributeType } from '@workbase/schema';
+import { COLUMN_CAST, PRIMARY_COLUMN } from '@workbase/shared/persistence';
 import type { FixedSchema } from './fixed-relations';
 
 export const DATA_SCHEMAS = ['objects', 'lists', 'activities'] as const;
@@ -78,7 +79,7 @@ export const JSON_COLUMN_TYPES: ReadonlySet<AttributeType> = new Set<AttributeTy
 /** Types stored as a reference to a choice and shown by the choice's title. */
 export const TITLE_COLUMN_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['select', 'status']);
 
-/** The type of a single value's column: the cast of the type's primary column (libs/attributes), or what the value is shown as. */
+/** The type of a single value's column: the cast of the type's primary column (libs/shared/persistence value-columns.ts), or what the value is shown as. */
 function singleColumnType(attributeType: string): string {
   const type = knownAttributeType(attributeType);
   if (JSON_COLUMN_TYPES.has(type)) return 'jsonb';
@@ -88,7 +89,7 @@ function singleColumnType(attributeType: string): string {
 
 /** An attribute type the catalogue defines; any other is stored data this code cannot show, so an error rather than a guess. */
 export function knownAttributeType(attributeType: string): AttributeType {
-  if (!isAttributeType(attributeType)) throw new Error(`Attribute type "${attributeType}" is not one of libs/attributes ATTRIBUTE_TYPES; the SQL endpoint has no column for it.`);
+  if (!isAttributeType(attributeType)) throw new Error(`Attribute type "${attributeType}" is not one of libs/schema ATTRIBUTE_TYPES; the SQL endpoint has no column for it.`);
   return attributeType;
 }
 

@@ -1,7 +1,7 @@
 import { quoteIdent } from '../domain/statement-analyzer';
 import type { ColumnFilter, FilterConstant } from '../domain/statement-analyzer';
 import { knownAttributeType, type SqlColumn, type SqlTable } from '../domain/sql-table';
-import { PRIMARY_COLUMN } from '@workbase/attributes';
+import { PRIMARY_COLUMN } from '@workbase/shared/persistence';
 import { escapeLiteral } from 'pg';
 
 /**
@@ -159,7 +159,7 @@ function columnSql(column: SqlColumn, literals: SqlLiterals, q: (name: string) =
 /**
  * The expression of one stored value (alias `v`), typed as the column mapping says; the join it
  * needs (select options and statuses: their title, alias `o`, bound to the workspace too); and,
- * where the value is the type's primary column (PRIMARY_COLUMN of libs/attributes), that column:
+ * where the value is the type's primary column (PRIMARY_COLUMN of libs/shared/persistence), that column:
  * every current value of the type has it, and the partial index on it holds exactly those values.
  */
 function valueSql(attributeType: string, v: string, o: string, q: (name: string) => string, workspace: string): { expression: string; lookup?: string; indexed?: string } {

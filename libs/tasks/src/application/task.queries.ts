@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RecordEngine } from '@workbase/records';
 import type { Task } from '../domain/task';
-import { TaskRepository, type TaskSort } from '../infrastructure/task.repository';
+import type { TaskSort } from '../domain/task';
+import { TaskRepository } from '../infrastructure/task.repository';
 import { taskNotFound } from './task.commands';
 import { type AssigneeRef, TaskReferences } from './task-references';
 

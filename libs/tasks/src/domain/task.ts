@@ -39,3 +39,6 @@ export function parseDeadline(field: string, value: string): Date {
   if (!(at instanceof Date)) throw new ValidationError(`${field}: "${value}" is not an ISO 8601 timestamp with a time zone offset.`, { field });
   return at;
 }
+
+/** The orders `GET /v2/tasks` lists tasks in. */
+export type TaskSort = 'created_at:asc' | 'created_at:desc' | 'completed_at:asc' | 'completed_at:desc';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { Task, TaskLinkedRecord } from '../domain/task';
+import type { Task, TaskLinkedRecord, TaskSort } from '../domain/task';
 
 interface RawTask {
   id: string;
@@ -12,8 +12,6 @@ interface RawTask {
   created_by: Actor;
   created_at: Date;
 }
-
-export type TaskSort = 'created_at:asc' | 'created_at:desc' | 'completed_at:asc' | 'completed_at:desc';
 
 export interface TaskListFilter {
   readonly linked?: { readonly objectId: string; readonly recordId: string };

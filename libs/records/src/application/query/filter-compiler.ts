@@ -1,5 +1,5 @@
 import { isUuid, MAX_NESTING_DEPTH, nestsDeeperThan } from '@workbase/shared/kernel';
-import { type Attribute, isRecordSystemAttribute, isPlainObject, type Container } from '@workbase/attributes';
+import { type Attribute, isRecordSystemAttribute, isPlainObject, type Container } from '@workbase/schema';
 import { filterError } from './filter-error';
 import { operand, type Operator, OPERATORS, type PropertySpec, SQL_CAST, TYPE_OPERATORS, TYPE_PROPERTIES } from './properties';
 import type { SqlParams } from './sql-params';

@@ -1,5 +1,5 @@
 import { isUuid } from '@workbase/shared/kernel';
-import { type AttributeType, canonicalNumber, parseDate, parseTimestamp } from '@workbase/attributes';
+import { type AttributeType, canonicalNumber, parseDate, parseTimestamp } from '@workbase/schema';
 import { filterError } from './filter-error';
 
 export type Operator = '$eq' | '$in' | '$not_empty' | '$contains' | '$starts_with' | '$ends_with' | '$lt' | '$lte' | '$gt' | '$gte';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Attribute, isPlainObject, AttributeDirectory, type Container } from '@workbase/attributes';
-import { ObjectRepository } from '../../infrastructure/object.repository';
+import { type Attribute, isPlainObject, AttributeDirectory, type Container, ObjectDirectory } from '@workbase/schema';
 import { type QueryBranch, RecordRepository } from '../../infrastructure/record.repository';
 import { RecordReader, type RecordView } from '../record-reader';
 import { type AttributeScope, type CompileContext, FilterCompiler } from './filter-compiler';
@@ -31,7 +30,7 @@ export interface CompiledQuery {
 export class RecordQueryService {
   constructor(
     private readonly attributes: AttributeDirectory,
-    private readonly objects: ObjectRepository,
+    private readonly objects: ObjectDirectory,
     private readonly store: RecordRepository,
     private readonly reader: RecordReader,
   ) {}
@@ -56,7 +55,7 @@ export class RecordQueryService {
       params,
       scopeOf: async (objectKey) => {
         if (!scopes.has(objectKey)) {
-          const object = await this.objects.findBySlugOrId(container.workspaceId, objectKey);
+          const object = await this.objects.find(container.workspaceId, objectKey);
           scopes.set(objectKey, object ? await this.scope({ kind: 'object', id: object.id, workspaceId: container.workspaceId, slug: object.apiSlug }) : undefined);
         }
         return scopes.get(objectKey);

@@ -1,4 +1,4 @@
-import { type Attribute, isRecordSystemAttribute, isPlainObject } from '@workbase/attributes';
+import { type Attribute, isRecordSystemAttribute, isPlainObject } from '@workbase/schema';
 import type { AttributeScope, CompileContext } from './filter-compiler';
 import { filterError } from './filter-error';
 import { type PropertySpec, TYPE_PROPERTIES } from './properties';

@@ -1,11 +1,14 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
+import { ContainerResolver } from '@workbase/schema';
 import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
-import { ContainerResolver } from '../../application/container-resolver';
-import { RecordService } from '../../application/record.service';
-import { RecordAssert } from '../../application/record-assert';
+import { AssertRecordUseCase } from '../../application/assert-record.use-case';
+import { CreateRecordUseCase } from '../../application/create-record.use-case';
+import { DeleteRecordUseCase } from '../../application/delete-record.use-case';
+import { RecordQueries } from '../../application/record.queries';
+import { UpdateRecordUseCase } from '../../application/update-record.use-case';
 import { RecordQueryService } from '../../application/query/record-query.service';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
 import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
@@ -20,10 +23,13 @@ const write = [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead]
 @Controller('v2/objects/:object/records')
 export class ObjectRecordsController {
   constructor(
-    private readonly records: RecordService,
     private readonly containers: ContainerResolver,
+    private readonly records: RecordQueries,
     private readonly queries: RecordQueryService,
-    private readonly asserts: RecordAssert,
+    private readonly creates: CreateRecordUseCase,
+    private readonly updates: UpdateRecordUseCase,
+    private readonly asserts: AssertRecordUseCase,
+    private readonly deletes: DeleteRecordUseCase,
   ) {}
 
   @Post('query')
@@ -68,7 +74,7 @@ export class ObjectRecordsController {
   })
   async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.create(writeScope(auth, container), body.data.values, { attributes })) };
+    return { data: toRecordResponse(await this.creates.execute(writeScope(auth, container), body.data.values, { attributes })) };
   }
 
   @Get(':record_id')
@@ -93,7 +99,7 @@ export class ObjectRecordsController {
     @Body() body: RecordWriteRequest,
   ): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.update(writeScope(auth, container), recordId, body.data.values, 'append')) };
+    return { data: toRecordResponse(await this.updates.execute(writeScope(auth, container), recordId, body.data.values, 'append')) };
   }
 
   @Put(':record_id')
@@ -111,14 +117,14 @@ export class ObjectRecordsController {
     @Body() body: RecordWriteRequest,
   ): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    return { data: toRecordResponse(await this.records.update(writeScope(auth, container), recordId, body.data.values, 'overwrite')) };
+    return { data: toRecordResponse(await this.updates.execute(writeScope(auth, container), recordId, body.data.values, 'overwrite')) };
   }
 
   @Delete(':record_id')
   @ScopedOperation({ scopes: write, summary: 'Delete a record', params: [objectParam, recordParam], ok: { type: EmptyResponse, description: '`{}`' } })
   async delete(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
     const container = await this.containers.object(auth.workspaceId, object);
-    await this.records.delete(writeScope(auth, container), recordId);
+    await this.deletes.execute(writeScope(auth, container), recordId);
     return {};
   }
 

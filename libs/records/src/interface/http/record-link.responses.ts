@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WrappedList } from '@workbase/shared/http';
-import type { RecordEntryRow } from '../../infrastructure/record-entries.repository';
+import type { RecordEntry } from '../../application/record.queries';
 import type { SearchResult } from '../../application/record-search';
 
 export class RecordEntryResponse {
@@ -12,7 +12,7 @@ export class RecordEntryResponse {
 
 export class RecordEntryListEnvelope extends WrappedList(RecordEntryResponse) {}
 
-export function toRecordEntryResponse(row: RecordEntryRow): RecordEntryResponse {
+export function toRecordEntryResponse(row: RecordEntry): RecordEntryResponse {
   return { list_id: row.listId, list_api_slug: row.listApiSlug, entry_id: row.entryId, created_at: row.createdAt };
 }
 

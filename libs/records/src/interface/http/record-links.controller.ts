@@ -1,12 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
+import { ContainerResolver } from '@workbase/schema';
 import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, pageOf, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
-import { ContainerResolver } from '../../application/container-resolver';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
-import { RecordService, recordNotFound } from '../../application/record.service';
-import { RecordEntriesRepository } from '../../infrastructure/record-entries.repository';
-import { RecordRepository } from '../../infrastructure/record.repository';
+import { RecordQueries } from '../../application/record.queries';
 import { RECORD_ENTRIES_PAGE, RecordEntriesQuery, RecordSearchRequest, SEARCH_LIMIT } from './record-link.requests';
 import { RecordEntryListEnvelope, SearchResultEnvelope, toRecordEntryResponse, toSearchResultResponse } from './record-link.responses';
 import { ValuesQuery } from './record.requests';
@@ -24,10 +22,8 @@ const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundErro
 export class RecordLinksController {
   constructor(
     private readonly containers: ContainerResolver,
-    private readonly store: RecordRepository,
-    private readonly entries: RecordEntriesRepository,
     private readonly search: RecordSearch,
-    private readonly records: RecordService,
+    private readonly records: RecordQueries,
   ) {}
 
   @Get('objects/:object/records/:record_id/entries')
@@ -45,8 +41,7 @@ export class RecordLinksController {
     @Query() query: RecordEntriesQuery,
   ): Promise<RecordEntryListEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    if (!(await this.store.findRecord(auth.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
-    const rows = await this.entries.entriesOf(auth.workspaceId, recordId, pageOf(query, RECORD_ENTRIES_PAGE.default));
+    const rows = await this.records.entriesOf(container, recordId, pageOf(query, RECORD_ENTRIES_PAGE.default));
     return { data: rows.map(toRecordEntryResponse) };
   }
 

@@ -1,32 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { MAX_TITLE_LENGTH } from '@workbase/attributes';
-import { BodyChanges, BodyData, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
-
-/** Optional, but when the key is present its value is checked: `null` is a 400 naming the field, not "unchanged". */
-const IfPresent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
-const Title = () => MaxLength(MAX_TITLE_LENGTH);
-
-export class ObjectCreateData {
-  @ApiProperty({ example: 'projects' }) @IsString() @IsNotEmpty() api_slug!: string;
-  @ApiProperty({ example: 'Project', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() singular_noun!: string;
-  @ApiProperty({ example: 'Projects', maxLength: MAX_TITLE_LENGTH }) @IsString() @IsNotEmpty() @Title() plural_noun!: string;
-}
-
-export class ObjectCreateRequest {
-  @BodyData(ObjectCreateData) data!: ObjectCreateData;
-}
-
-export class ObjectUpdateData {
-  @ApiPropertyOptional() @IfPresent() @IsString() @IsNotEmpty() api_slug?: string;
-  @ApiPropertyOptional({ maxLength: MAX_TITLE_LENGTH }) @IfPresent() @IsString() @IsNotEmpty() @Title() singular_noun?: string;
-  @ApiPropertyOptional({ maxLength: MAX_TITLE_LENGTH }) @IfPresent() @IsString() @IsNotEmpty() @Title() plural_noun?: string;
-}
-
-export class ObjectUpdateRequest {
-  @BodyChanges(ObjectUpdateData) data!: ObjectUpdateData;
-}
+import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
+import { BodyData, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 
 export class RecordValuesData {
   @ApiProperty({

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { BodyData, LimitQueryParam, NestedList, NonEmptyText, NoNulCharacters, OffsetPaginationQuery, OptionalNonEmptyText, OptionalUuid, toBoolean, Uuid } from '@workbase/shared/http';
-import type { TaskSort } from '../../infrastructure/task.repository';
+import type { TaskSort } from '../../domain/task';
 
 /** The tasks list's page size (reference API: default 500). */
 export const TASKS_PAGE = { default: 500, max: 1000 } as const;

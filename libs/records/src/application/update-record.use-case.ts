@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { AttributeDirectory, CONTAINER_EVENTS, containerEvent } from '@workbase/schema';
+import { recordNotFound } from '../domain/record-errors';
+import { assertRequiredValues } from '../domain/required-values';
+import type { WriteMode } from '../domain/value-plan';
+import type { WriteScope } from '../domain/write-scope';
+import { RecordRepository } from '../infrastructure/record.repository';
+import { RecordQueries } from './record.queries';
+import type { RecordView } from './record-reader';
+import { ValueWriter, type ValuesInput, writtenCounts } from './value-writer';
+
+export type UpdateMode = Exclude<WriteMode, 'create'>;
+
+export interface UpdateOptions {
+  /** Answer 409 `concurrent_write_conflict` on a record another request is writing, instead of waiting for it. */
+  readonly failOnConcurrentWrite?: boolean;
+  /** Attributes that append even under overwrite (an assert's matching attribute). */
+  readonly appendTo?: ReadonlySet<string>;
+}
+
+/**
+ * Updates a record's values: PATCH appends to multiselect attributes (`append`), PUT makes them
+ * exact (`overwrite`). The record is locked, the values planned against what it holds, a required
+ * attribute cannot be emptied, and each changed attribute records an `updated` event — in one
+ * transaction.
+ */
+@Injectable()
+export class UpdateRecordUseCase {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly attributes: AttributeDirectory,
+    private readonly store: RecordRepository,
+    private readonly values: ValueWriter,
+    private readonly outbox: EventOutbox,
+    private readonly reads: RecordQueries,
+  ) {}
+
+  /** Updates the record and answers it as read after the write; unknown record: 404. */
+  async execute(who: WriteScope, recordId: string, values: ValuesInput, mode: UpdateMode, options: UpdateOptions = {}): Promise<RecordView> {
+    if ((await this.write(who, recordId, values, mode, options)) === null) throw recordNotFound(who.container, recordId);
+    return this.reads.get(who.container, recordId);
+  }
+
+  /** The update itself, in the caller's transaction when there is one; answers the ids of the attributes whose values changed, or null for an unknown record. */
+  write(who: WriteScope, recordId: string, values: ValuesInput, mode: UpdateMode, options: UpdateOptions = {}): Promise<string[] | null> {
+    const { container } = who;
+    return this.transactions.run(async () => {
+      const record = await this.values.lockForWrite(container, recordId, options.failOnConcurrentWrite ?? false);
+      if (!record) return null;
+      const attributes = await this.attributes.ofContainer(container.workspaceId, container.id, { includeArchived: true });
+      const parsed = await this.values.parse(who, attributes, values);
+      const changed = await this.values.apply(who, recordId, parsed, mode, options.appendTo);
+      assertRequiredValues(attributes, writtenCounts(parsed), 'update');
+      if (changed.length > 0) await this.store.bumpVersion(container.workspaceId, recordId);
+      if (CONTAINER_EVENTS[container.kind].updated) {
+        await this.outbox.record(...changed.map((attributeId) => containerEvent(container, 'updated', who.actor, { recordId, attributeId })));
+      }
+      return changed;
+    });
+  }
+}

@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError, DomainError, type DomainEvent, ValidationError } from '@workbase/shared/kernel';
+import { EventOutbox, isPgError } from '@workbase/shared/persistence';
+import { type Attribute, isRecordSystemAttribute, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, type Container } from '@workbase/schema';
+import { planValues, type WriteMode } from '../domain/value-plan';
+import type { WriteScope } from '../domain/write-scope';
+import { RecordRepository } from '../infrastructure/record.repository';
+import { WriteLookupsFactory } from './write-lookups';
+
+export type ValuesInput = Readonly<Record<string, unknown>>;
+
+/** An attribute named by a write, with its values as parsed. */
+export interface ParsedAttribute {
+  readonly attribute: Attribute;
+  readonly values: StoredValue[];
+}
+
+/** How many values a write gives each attribute it names (by attribute id), for the required-value rule. */
+export function writtenCounts(parsed: ReadonlyMap<string, ParsedAttribute>): Map<string, number> {
+  return new Map([...parsed].map(([attributeId, { values }]) => [attributeId, values.length]));
+}
+
+/**
+ * The value steps every record write shares, in the write's transaction: parse what is written
+ * with each attribute's codec, lock the record, apply the value plans (history, unique claims,
+ * mirrored links) and record the updates mirroring made elsewhere. The use cases (create, update,
+ * assert, delete) decide the order and apply the rules of `domain/`.
+ */
+@Injectable()
+export class ValueWriter {
+  constructor(
+    private readonly attributes: AttributeDirectory,
+    private readonly store: RecordRepository,
+    private readonly lookups: WriteLookupsFactory,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  /** Parses the written values by attribute; unknown, archived or system attributes are refused, naming them. */
+  async parse(
+    who: WriteScope,
+    attributes: readonly Attribute[],
+    values: ValuesInput,
+    lookups: WriteLookups = this.lookups.forWorkspace(who.container.workspaceId),
+  ): Promise<Map<string, ParsedAttribute>> {
+    const { container } = who;
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+      throw new ValidationError('data.values must be an object keyed by attribute slug or id');
+    }
+    const bySlug = new Map(attributes.map((a) => [a.slug, a]));
+    const byId = new Map(attributes.map((a) => [a.id, a]));
+    const parsed = new Map<string, ParsedAttribute>();
+    for (const [key, raw] of Object.entries(values)) {
+      const attribute = bySlug.get(key) ?? byId.get(key);
+      if (!attribute) throw new ValidationError(`Unknown attribute "${key}" on ${container.kind} "${container.slug}".`, { attribute: key });
+      if (parsed.has(attribute.id)) throw new ValidationError(`Attribute "${attribute.slug}" is given twice (by slug and by id).`);
+      if (attribute.isArchived) throw new ValidationError(`Attribute "${attribute.slug}" is archived and cannot be written.`);
+      if (!attribute.isWritable || isRecordSystemAttribute(attribute)) {
+        throw new DomainError('immutable_value', `Attribute "${attribute.slug}" is set by the system and cannot be written.`, { attribute: attribute.slug });
+      }
+      parsed.set(attribute.id, { attribute, values: await this.parseAttribute(attribute, raw, lookups) });
+    }
+    return parsed;
+  }
+
+  /** One attribute's input parsed as a write would give it (a default applied on create). */
+  parseAttribute(attribute: Attribute, raw: unknown, lookups: WriteLookups): Promise<StoredValue[]> {
+    return parseAttributeValues(attribute, raw, lookups);
+  }
+
+  /** Locks a record for a write (null: no such record); `failFast` answers a record another write holds with 409 instead of waiting. */
+  async lockForWrite(container: Container, recordId: string, failFast: boolean) {
+    try {
+      return await this.store.lockRecord(container.workspaceId, container.id, recordId, { noWait: failFast });
+    } catch (error) {
+      if (isPgError(error, 'lockNotAvailable')) {
+        throw new ConflictError('concurrent_write_conflict', `Record ${recordId} is being written by another request; retry.`);
+      }
+      throw error;
+    }
+  }
+
+  /** Applies value plans; returns the ids of attributes whose current values changed. */
+  async apply(who: WriteScope, recordId: string, parsed: Map<string, ParsedAttribute>, mode: WriteMode, appendTo?: ReadonlySet<string>): Promise<string[]> {
+    const attributeIds = [...parsed.keys()];
+    const current = mode === 'create' || attributeIds.length === 0 ? [] : await this.store.currentValues(who.container.workspaceId, [recordId], attributeIds);
+    const changed: string[] = [];
+    const changedElsewhere = new Map<string, Set<string>>();
+    for (const { attribute, values } of parsed.values()) {
+      const held = current.filter((row) => row.attributeId === attribute.id).map((row) => ({ ...row, key: valueKey(attribute.type, row) }));
+      const plan = planValues(held, values, attribute.isMultiselect, appendTo?.has(attribute.id) ? 'append' : mode);
+      if (plan.close.length === 0 && plan.open.length === 0) continue;
+      changed.push(attribute.id);
+      await this.store.closeValues(who.container.workspaceId, plan.close.map((row) => row.id));
+      if (attribute.isUnique) {
+        await this.store.releaseUniqueValues(who.container.workspaceId, attribute.id, plan.close.map((row) => row.key), recordId);
+        await this.claimUniqueValues(who, recordId, attribute, plan.open);
+      }
+      await this.store.openValues(who.container.workspaceId, recordId, attribute.id, plan.open, who.actor);
+      if (attribute.relationshipAttributeId) {
+        await this.mirror(who, recordId, attribute, plan.open.map((v) => v.ref!), plan.close.map((v) => v.ref!), changedElsewhere);
+      }
+    }
+    await this.recordMirroredUpdates(who, changedElsewhere);
+    return changed;
+  }
+
+  /**
+   * What follows the insert of a new record's values, per attribute in their order: unique claims
+   * and mirrored links (the new record's rows are invisible to everyone else until commit).
+   */
+  async settleNewRecord(who: WriteScope, recordId: string, plans: ReadonlyArray<{ attribute: Attribute; open: readonly StoredValue[] }>): Promise<void> {
+    const changedElsewhere = new Map<string, Set<string>>();
+    for (const { attribute, open } of plans) {
+      if (attribute.isUnique) await this.claimUniqueValues(who, recordId, attribute, open);
+      if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, open.map((v) => v.ref!), [], changedElsewhere);
+    }
+    await this.recordMirroredUpdates(who, changedElsewhere);
+  }
+
+  /** Claims the values of a unique attribute for the record, in order; a value another record holds is a 409. */
+  private async claimUniqueValues(who: WriteScope, recordId: string, attribute: Attribute, values: readonly StoredValue[]): Promise<void> {
+    for (const value of values) {
+      const holder = await this.store.claimUniqueValue(who.container.workspaceId, attribute.id, value.key, recordId);
+      if (holder) {
+        throw new ConflictError('uniqueness_conflict', `The value "${value.key}" of unique attribute "${attribute.slug}" already belongs to record ${holder}.`, {
+          attribute: attribute.slug,
+          conflicting_record_id: holder,
+        });
+      }
+    }
+  }
+
+  /**
+   * Keeps both sides of a relationship in step: linking A.forward → B adds B.reverse → A, and
+   * unlinking removes it. A single-valued reverse side that pointed elsewhere (B.reverse → C) is
+   * moved, and C's forward link to B is removed with it, so no half-link remains.
+   */
+  private async mirror(who: WriteScope, recordId: string, attribute: Attribute, linked: string[], unlinked: string[], changed: Map<string, Set<string>>): Promise<void> {
+    const reverse = await this.attributes.findById(who.container.workspaceId, attribute.relationshipAttributeId!);
+    if (!reverse) return;
+    const note = (record: string, attributeId: string) => changed.set(record, (changed.get(record) ?? new Set()).add(attributeId));
+    const unlink = async (record: string, attributeId: string, target: string) => {
+      const rows = (await this.store.currentValues(who.container.workspaceId, [record], [attributeId])).filter((row) => row.ref === target);
+      if (rows.length === 0) return;
+      await this.store.closeValues(who.container.workspaceId, rows.map((row) => row.id));
+      note(record, attributeId);
+    };
+    // The other side's values are read, then changed: lock those records first, or two writers
+    // linking one record at once could each see it free and both open a single-valued reverse link.
+    await this.store.lockRecordsById(who.container.workspaceId, [...unlinked, ...linked]);
+    for (const target of unlinked) await unlink(target, reverse.id, recordId);
+    for (const target of linked) {
+      const held = await this.store.currentValues(who.container.workspaceId, [target], [reverse.id]);
+      if (held.some((row) => row.ref === recordId)) continue;
+      if (!reverse.isMultiselect) {
+        await this.store.lockRecordsById(who.container.workspaceId, held.map((other) => other.ref).filter((ref): ref is string => ref !== null && ref !== recordId));
+        for (const other of held) {
+          await this.store.closeValues(who.container.workspaceId, [other.id]);
+          if (other.ref && other.ref !== recordId) await unlink(other.ref, attribute.id, target);
+        }
+      }
+      await this.store.openValues(who.container.workspaceId, target, reverse.id, [{ key: recordId, ref: recordId, refType: attribute.containerId }], who.actor);
+      note(target, reverse.id);
+    }
+  }
+
+  /** Mirrored changes are updates of the other records too: bump their versions, record events. */
+  private async recordMirroredUpdates(who: WriteScope, changed: Map<string, Set<string>>): Promise<void> {
+    for (const [record, attributeIds] of changed) {
+      await this.store.bumpVersion(who.container.workspaceId, record);
+      const row = await this.store.findRecordById(who.container.workspaceId, record);
+      if (!row) continue;
+      await this.outbox.record(
+        ...[...attributeIds].map(
+          (attributeId): DomainEvent => ({
+            eventType: 'record.updated',
+            workspaceId: who.container.workspaceId,
+            id: { workspace_id: who.container.workspaceId, object_id: row.containerId, record_id: record, attribute_id: attributeId },
+            actor: who.actor,
+          }),
+        ),
+      );
+    }
+  }
+}

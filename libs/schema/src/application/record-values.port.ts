@@ -1,0 +1,19 @@
+import type { Attribute } from '../domain/attribute';
+import type { WriteLookups } from '../domain/codecs';
+
+/**
+ * What the schema needs of the values records hold, without depending on the record engine
+ * (records depend on the schema): the lookups a record write parses values with (a static
+ * default is checked as a write would apply it), and the unique-value claims an attribute made or
+ * no longer unique takes or drops. The record engine implements it; the composition root binds
+ * it to RECORD_VALUES, as it binds RECORD_DELETION_LISTENERS.
+ */
+export interface RecordValues {
+  writeLookups(workspaceId: string): WriteLookups;
+  /** Claims the current values of an attribute made unique; `duplicates` (nothing claimed) when two records hold one value. */
+  claimUniqueValues(attribute: Attribute): Promise<'claimed' | 'duplicates'>;
+  /** Drops the claims of an attribute that is no longer unique. */
+  releaseUniqueValues(attribute: Attribute): Promise<void>;
+}
+
+export const RECORD_VALUES = Symbol('RECORD_VALUES');
