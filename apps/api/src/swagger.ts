@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES, describeScope } from '@workbase/shared/kernel';
+import { METRICS_TOKEN_SCHEME } from './metrics.controller';
 
 export function buildOpenApiDocument(app: INestApplication, baseUrl: string): OpenAPIObject {
   const scopes = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));
@@ -15,6 +16,7 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
     .setVersion('2.0.0')
     .addServer(baseUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A workspace API token or an OAuth access token' }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator\'s METRICS_TOKEN (no workspace token); only /metrics reads it' }, METRICS_TOKEN_SCHEME)
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'The token as username, empty password' }, 'basic')
     .addOAuth2(
       {
@@ -33,7 +35,11 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
       'oauth2',
     )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  // The package is UNLICENSED (proprietary): a name, and no URL of a licence text to point to
+  // (DocumentBuilder.setLicense would write an empty one).
+  document.info.license = { name: 'Proprietary (UNLICENSED)' };
+  return document;
 }
 
 export function mountSwagger(app: INestApplication, baseUrl: string): void {

@@ -1,18 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData, WrappedList } from '@workbase/shared/http';
+import { ActorResponse, WrappedData, WrappedList } from '@workbase/shared/http';
 import type { EntryView } from '../../application/entry.service';
 import type { ListWithAccess } from '../../infrastructure/list.repository';
 import type { ValueEnvelope } from '../../application/record-reader';
 import { ACCESS_LEVELS, MemberAccessDto } from './list.requests';
 
+class ListId {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) list_id!: string;
+}
+
+class EntryId extends ListId {
+  @ApiProperty({ format: 'uuid' }) entry_id!: string;
+}
+
 export class ListResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', list_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty({ type: ListId }) id!: ListId;
   @ApiProperty() api_slug!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: [String], example: ['companies'] }) parent_object!: string[];
   @ApiProperty({ enum: ACCESS_LEVELS, nullable: true }) workspace_access!: string | null;
   @ApiProperty({ type: [MemberAccessDto] }) workspace_member_access!: Array<{ workspace_member_id: string; level: string }>;
-  @ApiProperty({ example: { type: 'api-token', id: 'uuid' } }) created_by_actor!: { type: string; id: string | null };
+  @ApiProperty({ type: ActorResponse }) created_by_actor!: { type: string; id: string | null };
   @ApiProperty() created_at!: string;
 }
 
@@ -34,7 +43,7 @@ export function toListResponse(list: ListWithAccess, parentSlug: string): ListRe
 }
 
 export class EntryResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', list_id: 'uuid', entry_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty({ type: EntryId }) id!: Record<string, string>; // the record reader's id, documented key by key
   @ApiProperty() parent_record_id!: string;
   @ApiProperty({ example: 'companies' }) parent_object!: string;
   @ApiProperty() created_at!: string;

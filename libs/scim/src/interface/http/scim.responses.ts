@@ -9,7 +9,7 @@ class ScimMeta {
   @ApiProperty({ example: 'User' }) resourceType!: string;
   @ApiProperty({ format: 'date-time' }) created!: string;
   @ApiProperty({ format: 'date-time' }) lastModified!: string;
-  @ApiProperty({ format: 'uri', example: 'https://workbase.example/scim/v2/Users/2c6e…' }) location!: string;
+  @ApiProperty({ format: 'uri', example: 'https://workbase.example/scim/v2/Users/2c6e4f1a-5b7d-4e0a-9c3b-8f1d2e3a4b5c' }) location!: string;
   @ApiProperty({ example: 'W/"1763820000000"' }) version!: string;
 }
 
