@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Controller, Get, Module, RequestMethod } from '@nestjs/common';
@@ -9,6 +10,7 @@ import { useTestApp, useWorkspace } from '../support/suite';
 import type { TestApp } from '../support/test-app';
 
 /** A handler that forgot its access declaration: the guard must close it. */
+@ApiExcludeController() // a probe of this suite, not part of the published contract
 @Controller('v2/undeclared-probe')
 class UndeclaredProbeController {
   @Get()
