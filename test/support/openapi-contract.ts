@@ -24,7 +24,7 @@ export class OpenApiContract {
     this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addFormat('password', true);
-    const components = JSON.parse(JSON.stringify(document.components ?? {}).replaceAll('"#/components/', '"openapi#/components/'));
+    const components = asJsonSchema(document.components ?? {});
     this.ajv.addSchema({ $id: 'openapi', components });
     for (const [template, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
@@ -86,7 +86,7 @@ export class OpenApiContract {
   private validatorFor(key: string, schema: unknown): ValidateFunction {
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
+      validate = this.ajv.compile(asJsonSchema(schema) as object);
       this.validators.set(key, validate);
     }
     return validate;
@@ -103,6 +103,22 @@ interface Operation {
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+
+/**
+ * An OpenAPI 3.0 schema as JSON Schema for ajv: references point into the `openapi` schema that
+ * holds the components, and `nullable: true` is "this, or null" wherever it stands (as generators
+ * such as openapi-typescript read it, also beside `allOf`/`oneOf` where ajv's own `nullable` needs a `type`).
+ */
+function asJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asJsonSchema);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const converted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$ref' && typeof value === 'string') converted[key] = value.replace(/^#\/components\//, 'openapi#/components/');
+    else if (!(key === 'nullable' && typeof value === 'boolean')) converted[key] = asJsonSchema(value);
+  }
+  return (schema as { nullable?: unknown }).nullable === true ? { anyOf: [converted, { enum: [null] }] } : converted;
+}
 
 /** The JSON as sent (superagent parses only some JSON media types into `body`). */
 function parsedBody(res: Pick<Response, 'body' | 'text'>): unknown {
