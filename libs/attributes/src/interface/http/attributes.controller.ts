@@ -127,6 +127,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       description: 'System attributes: 400 `system_edit_unauthorized`; inherited attributes: 400.',
       params: [param, attributeParam],
       ok: AttributeEnvelope,
+      conflict: '`slug_conflict`: the new api_slug is taken',
     })
     async update(
       @CurrentAuth() auth: AuthContext,
@@ -194,6 +195,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       description: '`{option}` is the option UUID or its title. Archive instead of deleting.',
       params: [param, attributeParam, { name: 'option', description: 'Option UUID or title' }],
       ok: SelectOptionEnvelope,
+      conflict: '`slug_conflict`: the new title is taken',
     })
     async updateOption(
       @CurrentAuth() auth: AuthContext,
@@ -258,6 +260,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       description: '`{status}` is the status UUID or its title.',
       params: [param, attributeParam, { name: 'status', description: 'Status UUID or title' }],
       ok: StatusEnvelope,
+      conflict: '`slug_conflict`: the new title is taken',
     })
     async updateStatus(
       @CurrentAuth() auth: AuthContext,
