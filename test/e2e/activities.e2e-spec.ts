@@ -411,7 +411,7 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
       expect((await get('/v2/activities/acme_interactions/attributes/kind/options').expect(200)).body.data.map((o: Row) => o.title)).toEqual(['Hot']);
     });
 
-    it('manages the statuses of an activity's status attribute as on objects and lists', async () => {
+    it("manages the statuses of an activity's status attribute as on objects and lists", async () => {
       await post('/v2/activities/acme_interactions/attributes', attribute('phase', 'status')).expect(200);
       const statuses = '/v2/activities/acme_interactions/attributes/phase/statuses';
       const open = (await post(statuses, { data: { title: 'Open' } }).expect(200)).body.data;
