@@ -154,7 +154,7 @@ describe('route access declarations', () => {
     const yaml = await t.http().get('/openapi.yaml').expect(200);
     expect(yaml.text).toContain('openapi: 3');
     const doc = (await t.http().get('/openapi.json').expect(200)).body;
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'bearer', 'oauth2']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'bearer', 'metricsToken', 'oauth2']);
     expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({
       authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/),
       tokenUrl: expect.stringMatching(/\/oauth\/token$/),

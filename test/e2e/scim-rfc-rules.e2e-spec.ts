@@ -94,6 +94,19 @@ describe('SCIM RFC rules', () => {
       await t.http().get(`/scim/v2/Users/${user.id}`).set({ ...h(), 'If-None-Match': 'W/"1"' }).expect(200);
     });
 
+    it('If-None-Match with the current version is 304 whatever else the request says (no-cache, a list of tags, the strong form, *), for users and groups', async () => {
+      const user = await createUser();
+      const version = (user.meta as Body).version as string;
+      const group = (await t.http().post('/scim/v2/Groups').set(h()).send({ schemas: [GROUP], displayName: `Etag ${version}` }).expect(201)).body;
+      for (const [path, current] of [[`/scim/v2/Users/${user.id}`, version], [`/scim/v2/Groups/${group.id}`, group.meta.version as string]]) {
+        for (const ifNoneMatch of [current, current.replace(/^W\//, ''), `W/"1", ${current}`, '*']) {
+          const res = await t.http().get(path).set({ ...h(), 'If-None-Match': ifNoneMatch, 'Cache-Control': 'no-cache' });
+          expect({ path, ifNoneMatch, status: res.status, body: res.text, etag: res.headers.etag }).toEqual({ path, ifNoneMatch, status: 304, body: '', etag: current });
+        }
+        await t.http().get(path).set({ ...h(), 'If-None-Match': 'W/"1"', 'Cache-Control': 'no-cache' }).expect(200);
+      }
+    });
+
     it('If-Match with another version: 412 on PUT, PATCH and DELETE, and nothing changes; the current version or * passes', async () => {
       const user = await createUser({ title: 'Kept' });
       const stale = { 'If-Match': 'W/"12345"' };

@@ -5,10 +5,10 @@ import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
 import type { ScimUserRecord } from '../../domain/scim-user';
-import { entityTag } from '../../domain/preconditions';
+import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { project } from './projection';
-import { ScimRead, ScimWrite } from './scim-docs';
+import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
@@ -70,15 +70,19 @@ export class ScimUsersController {
   @ApiOperation({ summary: 'Get a user' })
   @ApiParam(USER_ID)
   @ApiOkResponse({ type: ScimUserResource })
+  @ApiNotModifiedResponse()
   @ApiScimResourceQuery()
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('user_id') userId: string,
     @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    // With the ETag set here, Express answers a matching If-None-Match with 304 and no body.
-    return this.present(await this.users.get(auth.workspaceId, userId), query, res);
+    const user = await this.users.get(auth.workspaceId, userId);
+    if (!isNotModified(ifNoneMatch, user.version)) return this.present(user, query, res);
+    res.status(304).setHeader('ETag', entityTag(user.version));
+    return undefined;
   }
 
   @Put(':user_id')
