@@ -86,6 +86,27 @@ export async function tour(): Promise<string[]> {
     expect(checked).toBe('type-checks');
   });
 
+  it('documents what the service does where it used to say otherwise', async () => {
+    const doc = (await t.http().get('/openapi.json').expect(200)).body;
+    const schemas = doc.components.schemas;
+    const bodyOf = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/scim+json'].schema.$ref.split('/').pop();
+    // SCIM bodies: only the RFC's required attributes are required (the resource's id and meta are not sent).
+    for (const method of ['post', 'put']) {
+      expect(schemas[bodyOf(method === 'post' ? '/scim/v2/Users' : '/scim/v2/Users/{user_id}', method)].required.sort()).toEqual(['schemas', 'userName']);
+      expect(schemas[bodyOf(method === 'post' ? '/scim/v2/Groups' : '/scim/v2/Groups/{workspace_team_id}', method)].required.sort()).toEqual(['displayName', 'schemas']);
+    }
+    // A projected resource keeps only id and schemas for sure.
+    expect(schemas.ScimUserResource.required.sort()).toEqual(['id', 'schemas']);
+    expect(schemas.ScimGroupResource.required.sort()).toEqual(['id', 'schemas']);
+    // /v2/self answers without a token; /metrics reads its own token and answers JSON errors.
+    expect(doc.paths['/v2/self'].get.security).toEqual(expect.arrayContaining([{}, { bearer: [] }]));
+    expect(doc.paths['/metrics'].get.security).toEqual(expect.arrayContaining([{}, { metricsToken: [] }]));
+    expect(Object.keys(doc.paths['/metrics'].get.responses['401'].content)).toEqual(['application/json']);
+    // ids are typed key by key (a generated client reads data.id.record_id).
+    expect(schemas.RecordResponse.properties.id).toEqual({ $ref: '#/components/schemas/RecordId' });
+    expect(schemas.RecordId.required).toEqual(['workspace_id', 'object_id', 'record_id']);
+  });
+
   it("fails an answer whose status or body the document does not have (the check every suite's requests go through)", async () => {
     const contract = new OpenApiContract((await t.http().get('/openapi.json').expect(200)).body);
     const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body, text: JSON.stringify(body) });

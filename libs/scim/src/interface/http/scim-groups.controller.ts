@@ -8,6 +8,7 @@ import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
 import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
+import { ScimGroupRequest } from './scim.requests';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
@@ -15,7 +16,7 @@ import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchReques
 const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };
 const GROUP_BODY = {
   description: 'A SCIM Group. `schemas` must include the core Group URN; `displayName` is required, non-empty and unique. `members` lists user ids (`value`).',
-  type: ScimGroupResource,
+  type: ScimGroupRequest,
 };
 
 @ApiTags('SCIM')

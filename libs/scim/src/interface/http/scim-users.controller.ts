@@ -9,6 +9,7 @@ import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { project } from './projection';
 import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
+import { ScimUserRequest } from './scim.requests';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
@@ -17,7 +18,7 @@ const USER_ID = { name: 'user_id', description: 'Workspace membership id or invi
 const USER_BODY = {
   description:
     'A SCIM User. `schemas` must include the core User URN; `userName` (any string, unique case-insensitively) is required, and an email must come from `emails` (primary, else the first work, else the first) or from `userName`. Every core attribute and the enterprise extension round-trip as sent; unknown attributes and read-only ones (`id`, `meta`, `groups`) are ignored; booleans may be strings ("True").',
-  type: ScimUserResource,
+  type: ScimUserRequest,
 };
 
 @ApiTags('SCIM')
