@@ -94,6 +94,20 @@ describe('SCIM RFC rules', () => {
       await t.http().get(`/scim/v2/Users/${user.id}`).set({ ...h(), 'If-None-Match': 'W/"1"' }).expect(200);
     });
 
+    it('returns roles as an array: as sent, else the access level as one primary role, and none once access is lost', async () => {
+      const plain = await createUser();
+      expect(plain.roles).toEqual([{ value: 'member', type: 'access_level', primary: true }]);
+      const admin = await createUser({ appRole: 'admin' });
+      expect((await t.http().get(`/scim/v2/Users/${admin.id}`).set(h()).expect(200)).body.roles).toEqual([{ value: 'admin', type: 'access_level', primary: true }]);
+      const sent = [{ value: 'Sales', display: 'Sales team', primary: false }];
+      expect((await createUser({ roles: sent })).roles).toEqual(sent);
+      const suspended = await createUser({ active: false });
+      expect(suspended.roles).toEqual([]);
+      const listed = (await t.http().get('/scim/v2/Users').query({ filter: `userName eq "${plain.userName}"` }).set(h()).expect(200)).body.Resources;
+      expect(listed[0].roles).toEqual([{ value: 'member', type: 'access_level', primary: true }]);
+      expect((await t.http().get(`/scim/v2/Users/${plain.id}`).query({ excludedAttributes: 'roles' }).set(h()).expect(200)).body).not.toHaveProperty('roles');
+    });
+
     it('If-None-Match with the current version is 304 whatever else the request says (no-cache, a list of tags, the strong form, *), for users and groups', async () => {
       const user = await createUser();
       const version = (user.meta as Body).version as string;

@@ -29,6 +29,13 @@ class ScimEmail {
   @ApiPropertyOptional() display?: string;
 }
 
+class ScimRole {
+  @ApiProperty({ example: 'admin' }) value!: string;
+  @ApiPropertyOptional({ example: 'access_level' }) type?: string;
+  @ApiPropertyOptional() display?: string;
+  @ApiPropertyOptional() primary?: boolean;
+}
+
 export class ScimUserResource {
   @ApiProperty({ example: [SCIM_URN.user] }) schemas!: string[];
   @ApiProperty({ description: 'Workspace membership id or invite id', format: 'uuid' }) id!: string;
@@ -51,6 +58,13 @@ export class ScimUserResource {
   emails?: ScimEmail[];
   @ApiPropertyOptional({ description: 'True for an active member or a pending invite. Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) active?: boolean;
   @ApiPropertyOptional({ enum: ['admin', 'member'], description: 'Absent for a suspended or deprovisioned member' }) appRole?: string;
+  @ApiPropertyOptional({
+    type: [ScimRole],
+    description:
+      'Always an array: the roles the identity provider sent, as sent; without any, the member\'s access level as one primary role (`{"value": "admin", "type": "access_level", "primary": true}`), and none for a suspended or deprovisioned member. ' +
+      'Returned by default; left out when `excludedAttributes` names it or `attributes` does not',
+  })
+  roles?: ScimRole[];
   @ApiPropertyOptional({
     name: SCIM_URN.enterpriseUser,
     description: 'The enterprise extension as sent: employeeNumber, costCenter, organization, division, department, manager { value, $ref }',
@@ -119,6 +133,7 @@ export class ScimSearchRequest {
  */
 export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResource & { meta: ScimMeta } {
   const { userName, active, appRole, externalId, name, [SCIM_URN.enterpriseUser]: enterprise, ...attributes } = documentOf(user);
+  const hasAccess = !(user.kind === 'member' && user.state !== 'active');
   return {
     schemas: enterprise ? [SCIM_URN.user, SCIM_URN.enterpriseUser] : [SCIM_URN.user],
     id: user.id,
@@ -129,7 +144,8 @@ export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResou
     emails: (attributes.emails as ScimEmail[] | undefined) ?? [{ value: user.email, primary: true, type: 'work' }],
     active,
     // The reference API leaves appRole out for a member who has lost access (suspended or deprovisioned).
-    ...(user.kind === 'member' && user.state !== 'active' ? {} : { appRole }),
+    ...(hasAccess ? { appRole } : {}),
+    roles: Array.isArray(attributes.roles) ? attributes.roles : hasAccess ? [{ value: appRole, type: 'access_level', primary: true }] : [],
     ...(enterprise ? { [SCIM_URN.enterpriseUser]: enterprise } : {}),
     meta: {
       resourceType: 'User',
