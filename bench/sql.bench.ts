@@ -243,7 +243,7 @@ async function explainBoth(bench: BenchEnvironment, pool: Pool, shape: { name: s
   const run = executor.run.bind(executor);
   let sent: { text: string; fixedJoinOrder: boolean } | null = null;
   executor.run = (workspaceId, prepared, options) => {
-    sent = { text: wrappedStatement(prepared, executor.maxRows), fixedJoinOrder: options?.fixedJoinOrder ?? false };
+    sent = { text: wrappedStatement(prepared, executor.maxRows, executor.maxResultBytes), fixedJoinOrder: options?.fixedJoinOrder ?? false };
     return run(workspaceId, prepared, options);
   };
   try {

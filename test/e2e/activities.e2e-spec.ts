@@ -411,16 +411,18 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
       expect((await get('/v2/activities/acme_interactions/attributes/kind/options').expect(200)).body.data.map((o: Row) => o.title)).toEqual(['Hot']);
     });
 
-    it('does not accept activities on the status endpoints (400)', async () => {
+    it("manages the statuses of an activity's status attribute as on objects and lists", async () => {
       await post('/v2/activities/acme_interactions/attributes', attribute('phase', 'status')).expect(200);
-      for (const res of [
-        await get('/v2/activities/acme_interactions/attributes/phase/statuses'),
-        await post('/v2/activities/acme_interactions/attributes/phase/statuses', { data: { title: 'Open' } }),
-        await patch('/v2/activities/acme_interactions/attributes/phase/statuses/Open', { data: { title: 'Closed' } }),
-        await get('/v2/activities/phone_calls/attributes/direction/statuses'),
-      ]) {
-        expect([res.status, res.body.code, res.body.message]).toEqual([400, 'validation_type', 'Status endpoints do not accept "activities" as a target.']);
-      }
+      const statuses = '/v2/activities/acme_interactions/attributes/phase/statuses';
+      const open = (await post(statuses, { data: { title: 'Open' } }).expect(200)).body.data;
+      expect(open).toMatchObject({ title: 'Open', is_archived: false, id: { attribute_id: expect.any(String), status_id: expect.any(String) } });
+      expect((await post(statuses, { data: { title: 'Open' } }).expect(409)).body.code).toBe('slug_conflict');
+      expect((await patch(`${statuses}/Open`, { data: { title: 'Closed' } }).expect(200)).body.data).toMatchObject({ title: 'Closed', id: open.id });
+      expect((await get(statuses).expect(200)).body.data.map((s: Row) => s.title)).toEqual(['Closed']);
+      await patch(`${statuses}/Nope`, { data: { title: 'x' } }).expect(404);
+      expect((await post(statuses, { data: { title: '' } }).expect(400)).body.message).toContain('data.title');
+      // A select attribute is no status attribute, on activities as on objects.
+      expect((await get('/v2/activities/phone_calls/attributes/direction/statuses').expect(400)).body.code).toBe('validation_type');
     });
   });
 

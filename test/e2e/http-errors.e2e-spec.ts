@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Controller, Get, Module, Param } from '@nestjs/common';
 import { createLogger, Public } from '@workbase/shared/http';
 import request from 'supertest';
@@ -6,6 +7,7 @@ import { createApp } from '../../apps/api/src/app.factory';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /** Fails the way a bug would: an error nobody mapped, carrying internals that must not leak. */
+@ApiExcludeController() // a probe of this suite, not part of the published contract
 @Controller('v2/failing-probe')
 class FailingProbeController {
   constructor(private readonly dataSource: DataSource) {}

@@ -32,6 +32,14 @@ describe('meetings: external_ref', () => {
     expect((await post(meeting({ ical_uid: 'abc@google.com', provider: 'google' })).expect(200)).body.data.external_ref).toEqual({ ical_uid: 'abc@google.com', provider: 'google' });
   });
 
+  it('takes the string form too (the reference schema allows a non-empty string or the object), returned as given', async () => {
+    const uid = 'event-7f3a@calendar.example';
+    const created = (await post(meeting(uid)).expect(200)).body.data;
+    expect(created.external_ref).toBe(uid);
+    expect((await get(`/v2/meetings/${created.id.meeting_id}`).expect(200)).body.data.external_ref).toBe(uid);
+    expect((await post(meeting('x'.repeat(1000))).expect(200)).body.data.external_ref).toHaveLength(1000);
+  });
+
   it('never matches: the same external_ref twice creates two meetings', async () => {
     const before = await meetings();
     const first = (await post(meeting(ref)).expect(200)).body.data.id.meeting_id;
@@ -47,7 +55,11 @@ describe('meetings: external_ref', () => {
     ['a non-boolean is_recurring', { ical_uid: 'x', provider: 'google', is_recurring: 'yes' }, 'data.external_ref.is_recurring'],
     ['an original_start_time without offset', { ical_uid: 'x', provider: 'google', original_start_time: '2026-03-02T15:00:00' }, 'data.external_ref.original_start_time'],
     ['an unknown field', { ical_uid: 'x', provider: 'google', etag: '1' }, 'data.external_ref.etag'],
-    ['a string', 'abc', 'data.external_ref'],
+    ['an empty string', '', 'data.external_ref'],
+    ['a string longer than 1000 characters', 'x'.repeat(1001), 'data.external_ref'],
+    ['a string with NUL', 'a\u0000b', 'data.external_ref'],
+    ['a number', 5, 'data.external_ref'],
+    ['an array', ['abc'], 'data.external_ref'],
   ])('refuses %s with a 400 naming the field, creating nothing', async (_, value, field) => {
     const before = await meetings();
     const res = await post(meeting(value)).expect(400);

@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Controller, Get, Module, RequestMethod } from '@nestjs/common';
@@ -9,6 +10,7 @@ import { useTestApp, useWorkspace } from '../support/suite';
 import type { TestApp } from '../support/test-app';
 
 /** A handler that forgot its access declaration: the guard must close it. */
+@ApiExcludeController() // a probe of this suite, not part of the published contract
 @Controller('v2/undeclared-probe')
 class UndeclaredProbeController {
   @Get()
@@ -152,7 +154,7 @@ describe('route access declarations', () => {
     const yaml = await t.http().get('/openapi.yaml').expect(200);
     expect(yaml.text).toContain('openapi: 3');
     const doc = (await t.http().get('/openapi.json').expect(200)).body;
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'bearer', 'oauth2']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'bearer', 'metricsToken', 'oauth2']);
     expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({
       authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/),
       tokenUrl: expect.stringMatching(/\/oauth\/token$/),

@@ -93,7 +93,9 @@ describe('Microsoft Entra ID validator sequence', () => {
       [ENTERPRISE]: { ...enterprise, manager: { value: managerId } },
     });
     expect(res.body).not.toHaveProperty('addresses');
-    expect(res.body).not.toHaveProperty('roles');
+    // roles: [] is no role (RFC 7643 §2.5: an empty multi-valued attribute is unassigned), so the
+    // member's access level is shown as its one role, as every user's roles are an array (libs/scim/README.md).
+    expect(res.body.roles).toEqual([{ value: 'member', type: 'access_level', primary: true }]);
   });
 
   it('matching: userName eq, externalId eq and emails[type eq "work"].value eq each find exactly the user', async () => {

@@ -94,6 +94,33 @@ describe('SCIM RFC rules', () => {
       await t.http().get(`/scim/v2/Users/${user.id}`).set({ ...h(), 'If-None-Match': 'W/"1"' }).expect(200);
     });
 
+    it('returns roles as an array: as sent, else the access level as one primary role, and none once access is lost', async () => {
+      const plain = await createUser();
+      expect(plain.roles).toEqual([{ value: 'member', type: 'access_level', primary: true }]);
+      const admin = await createUser({ appRole: 'admin' });
+      expect((await t.http().get(`/scim/v2/Users/${admin.id}`).set(h()).expect(200)).body.roles).toEqual([{ value: 'admin', type: 'access_level', primary: true }]);
+      const sent = [{ value: 'Sales', display: 'Sales team', primary: false }];
+      expect((await createUser({ roles: sent })).roles).toEqual(sent);
+      const suspended = await createUser({ active: false });
+      expect(suspended.roles).toEqual([]);
+      const listed = (await t.http().get('/scim/v2/Users').query({ filter: `userName eq "${plain.userName}"` }).set(h()).expect(200)).body.Resources;
+      expect(listed[0].roles).toEqual([{ value: 'member', type: 'access_level', primary: true }]);
+      expect((await t.http().get(`/scim/v2/Users/${plain.id}`).query({ excludedAttributes: 'roles' }).set(h()).expect(200)).body).not.toHaveProperty('roles');
+    });
+
+    it('If-None-Match with the current version is 304 whatever else the request says (no-cache, a list of tags, the strong form, *), for users and groups', async () => {
+      const user = await createUser();
+      const version = (user.meta as Body).version as string;
+      const group = (await t.http().post('/scim/v2/Groups').set(h()).send({ schemas: [GROUP], displayName: `Etag ${version}` }).expect(201)).body;
+      for (const [path, current] of [[`/scim/v2/Users/${user.id}`, version], [`/scim/v2/Groups/${group.id}`, group.meta.version as string]]) {
+        for (const ifNoneMatch of [current, current.replace(/^W\//, ''), `W/"1", ${current}`, '*']) {
+          const res = await t.http().get(path).set({ ...h(), 'If-None-Match': ifNoneMatch, 'Cache-Control': 'no-cache' });
+          expect({ path, ifNoneMatch, status: res.status, body: res.text, etag: res.headers.etag }).toEqual({ path, ifNoneMatch, status: 304, body: '', etag: current });
+        }
+        await t.http().get(path).set({ ...h(), 'If-None-Match': 'W/"1"', 'Cache-Control': 'no-cache' }).expect(200);
+      }
+    });
+
     it('If-Match with another version: 412 on PUT, PATCH and DELETE, and nothing changes; the current version or * passes', async () => {
       const user = await createUser({ title: 'Kept' });
       const stale = { 'If-Match': 'W/"12345"' };

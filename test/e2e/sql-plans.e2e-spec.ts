@@ -46,7 +46,7 @@ describe('SQL plans: only what is read, small limits stay small', () => {
     const executor = t.app.get(SqlExecutor);
     const run = executor.run.bind(executor);
     jest.spyOn(executor, 'run').mockImplementation((workspaceId, prepared, options) => {
-      captured.push({ text: wrappedStatement(prepared, executor.maxRows), fixedJoinOrder: options?.fixedJoinOrder ?? false });
+      captured.push({ text: wrappedStatement(prepared, executor.maxRows, executor.maxResultBytes), fixedJoinOrder: options?.fixedJoinOrder ?? false });
       return run(workspaceId, prepared, options);
     });
   });

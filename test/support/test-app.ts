@@ -7,6 +7,7 @@ import { ALL_SCOPES, type Scope } from '@workbase/shared/kernel';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../apps/api/src/app.factory';
+import { contractOf, type OpenApiContract } from './openapi-contract';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestWorkspace {
@@ -21,7 +22,7 @@ export interface TestApp {
   readonly app: NestExpressApplication;
   readonly config: AppConfig;
   readonly database: TestDatabase;
-  /** supertest against the in-process HTTP server. */
+  /** supertest against the in-process HTTP server; each answer must keep the OpenAPI contract (see `OpenApiContract`). */
   readonly http: () => TestAgent;
   /** Base URL of the app listening on loopback (for real HTTP clients). Only set with `listen: true`. */
   readonly baseUrl: string | null;
@@ -63,12 +64,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     baseUrl = `http://127.0.0.1:${address.port}`;
   }
   const server = app.getHttpServer();
+  let contract: OpenApiContract | undefined;
   return {
     app,
     config,
     database,
     baseUrl,
-    http: () => request(server),
+    // Every answer read through http() is checked against the app's own OpenAPI document.
+    http: () => (contract ??= contractOf(app, config.baseUrl)).checking(request(server)),
     async createWorkspace(slug) {
       const chosen = slug ?? `ws-${process.pid}-${++workspaceCounter}`;
       const created = await app.get(CreateWorkspaceUseCase).execute({ name: `Workspace ${chosen}`, slug: chosen, adminEmail: `admin@${chosen}.test` });

@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiErrorResponse } from '@workbase/shared/http';
 import { ALL_SCOPES, describeScope } from '@workbase/shared/kernel';
+import { METRICS_TOKEN_SCHEME } from '../../shared/src/metrics.controller';
 
 export function buildOpenApiDocument(app: INestApplication, baseUrl: string): OpenAPIObject {
   const scopes = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));
@@ -15,6 +17,7 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
     .setVersion('2.0.0')
     .addServer(baseUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A workspace API token or an OAuth access token' }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator\'s METRICS_TOKEN (no workspace token); only /metrics reads it' }, METRICS_TOKEN_SCHEME)
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'The token as username, empty password' }, 'basic')
     .addOAuth2(
       {
@@ -33,7 +36,28 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
       'oauth2',
     )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  documentBodyLimit(document);
+  // The package is UNLICENSED (proprietary): a name, and no URL of a licence text to point to
+  // (DocumentBuilder.setLicense would write an empty one).
+  document.info.license = { name: 'Proprietary (UNLICENSED)' };
+  return document;
+}
+
+/**
+ * The body parser refuses a body over BODY_LIMIT before any route runs, so every operation that
+ * takes a body can answer 413: in the /v2 error shape there, and in its area's shape (SCIM, OAuth) elsewhere.
+ */
+function documentBodyLimit(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const operation of [item.post, item.put, item.patch]) {
+      if (!operation?.requestBody || operation.responses['413']) continue;
+      operation.responses['413'] = {
+        description: 'The body is larger than BODY_LIMIT',
+        ...(path.startsWith('/v2/') ? { content: { 'application/json': { schema: { $ref: getSchemaPath(ApiErrorResponse) } } } } : {}),
+      };
+    }
+  }
 }
 
 export function mountSwagger(app: INestApplication, baseUrl: string): void {

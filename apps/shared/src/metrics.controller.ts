@@ -1,10 +1,13 @@
 import { Controller, Get, Header, Headers, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags, ApiUnauthorizedResponse, getSchemaPath } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { ApiErrorResponse, Public } from '@workbase/shared/http';
 import { UnauthenticatedError } from '@workbase/shared/kernel';
 import { timingSafeEqual } from 'node:crypto';
 import { Metrics } from './metrics';
+
+/** The security scheme of METRICS_TOKEN in the OpenAPI document (declared by `buildOpenApiDocument`). */
+export const METRICS_TOKEN_SCHEME = 'metricsToken';
 
 @ApiTags('Meta')
 @Controller('metrics')
@@ -21,12 +24,13 @@ export class MetricsController {
    */
   @Get()
   @Public()
+  @ApiSecurity(METRICS_TOKEN_SCHEME)
   @Header('Cache-Control', 'no-store')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({ summary: 'Prometheus metrics (text exposition format)', description: 'Needs `Authorization: Bearer $METRICS_TOKEN` when that is set. Without a token it is open outside production; with `NODE_ENV=production` it is closed unless `METRICS_PUBLIC=true`.' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Metrics in the Prometheus text format', content: { 'text/plain': { schema: { type: 'string', example: 'workbase_http_request_duration_seconds_count{method="GET",route="/v2/self",status="200"} 42' } } } })
-  @ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'METRICS_TOKEN is set and the request does not carry it, or production without METRICS_TOKEN nor METRICS_PUBLIC' })
+  @ApiUnauthorizedResponse({ content: { 'application/json': { schema: { $ref: getSchemaPath(ApiErrorResponse) } } }, description: 'METRICS_TOKEN is set and the request does not carry it, or production without METRICS_TOKEN nor METRICS_PUBLIC' })
   async scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
     const { token, open } = this.config.metrics;
     if (token && !sameSecret(authorization ?? '', `Bearer ${token}`)) {

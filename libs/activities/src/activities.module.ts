@@ -17,7 +17,6 @@ const ActivityAttributesController = createAttributesController({
   tag: 'Activity attributes',
   readScopes: [SCOPES.activityConfigurationRead],
   writeScopes: [SCOPES.activityConfigurationReadWrite],
-  supportsStatuses: false,
   // `{activity}`: UUID or api_slug of this workspace's activity.
   lookup: containerLookup(ActivityCatalog, (catalog, workspaceId, identifier) => catalog.container(workspaceId, identifier)),
 });

@@ -23,7 +23,10 @@ export interface LinkedRecord {
  * Where a meeting came from in the client's calendar (reference API `external_ref`): kept and
  * returned as given, never used to find or match a meeting (POST always creates).
  */
-export interface ExternalRef {
+export type ExternalRef = CalendarEventRef | string;
+
+/** The object form of `external_ref`; the reference's schema also allows a plain non-empty string. */
+export interface CalendarEventRef {
   readonly ical_uid: string;
   readonly provider: string;
   readonly is_recurring?: boolean;

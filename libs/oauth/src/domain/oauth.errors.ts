@@ -1,17 +1,20 @@
 import { DomainError } from '@workbase/shared/kernel';
 
 /** The error codes of RFC 6749 §4.1.2.1 and §5.2 (and RFC 7009 §2.2.1) that this server sends. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_token'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'unsupported_response_type'
-  | 'invalid_scope'
-  | 'access_denied'
-  | 'server_error';
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_token',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'unsupported_response_type',
+  'invalid_scope',
+  'access_denied',
+  'server_error',
+] as const;
+
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
 /**
  * A failure at an OAuth endpoint. The exception filter writes it as an RFC 6749 body

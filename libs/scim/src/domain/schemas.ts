@@ -122,7 +122,7 @@ export const USER_SCHEMA: SchemaDefinition = {
       { multiValued: true },
     ),
     plural('entitlements', 'Entitlements.', []),
-    plural('roles', 'Roles (stored, not interpreted: the workspace role is appRole).', []),
+    plural('roles', 'Roles: as sent (stored, not interpreted: the workspace role is appRole); without any, the access level as one primary role of type access_level.', []),
     plural('x509Certificates', 'Certificates.', []),
     complex(
       'groups',

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
       runWorker: true,
       seedDemoWorkspace: true,
       webhookAllowPrivateTargets: false,
-      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, poolSize: 4, workspaceConcurrency: 2 },
+      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, maxResultBytes: 33_554_432, poolSize: 4, workspaceConcurrency: 2 },
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
     expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
@@ -39,8 +39,9 @@ describe('loadConfig', () => {
       SECRETS_KEY: 'ab'.repeat(32),
       SQL_POOL_SIZE: '6',
       SQL_WORKSPACE_CONCURRENCY: '3',
+      SQL_MAX_RESULT_BYTES: '1048576',
     });
-    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3 });
+    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3, maxResultBytes: 1_048_576 });
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
       port: 8080,
@@ -71,6 +72,8 @@ describe('loadConfig', () => {
     ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
     ['SQL_POOL_SIZE', '0', /SQL_POOL_SIZE/],
     ['SQL_WORKSPACE_CONCURRENCY', 'many', /SQL_WORKSPACE_CONCURRENCY/],
+    ['SQL_MAX_RESULT_BYTES', '100', /SQL_MAX_RESULT_BYTES/],
+    ['SQL_MAX_RESULT_BYTES', '32MB', /SQL_MAX_RESULT_BYTES/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -154,6 +154,13 @@ class EnvironmentVariables {
   @IntegerVar(1, 1_000_000)
   SQL_MAX_ROWS?: number;
 
+  /**
+   * Largest POST /v2/sql answer, in bytes of its rows as PostgreSQL holds them: a statement whose
+   * rows add up to more is refused (400 result_too_large) before they leave the database.
+   */
+  @IntegerVar(1024)
+  SQL_MAX_RESULT_BYTES?: number;
+
   /** Connections of the SQL endpoint's own pool: at most this many statements run at once per process. */
   @IntegerVar(1, 100)
   SQL_POOL_SIZE?: number;
@@ -212,6 +219,8 @@ export interface AppConfig {
   readonly sql: {
     readonly statementTimeoutMs: number;
     readonly maxRows: number;
+    /** Bound of an answer's rows, in bytes as PostgreSQL holds them (SQL_MAX_RESULT_BYTES). */
+    readonly maxResultBytes: number;
     /** Size of the SQL endpoint's own connection pool (the process-wide limit of running statements). */
     readonly poolSize: number;
     /** Running statements per workspace, shared by every process through advisory locks. */
@@ -301,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sql: {
       statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000,
       maxRows: parsed.SQL_MAX_ROWS ?? 10_000,
+      maxResultBytes: parsed.SQL_MAX_RESULT_BYTES ?? 32 * 1024 * 1024,
       poolSize: parsed.SQL_POOL_SIZE ?? 4,
       workspaceConcurrency: parsed.SQL_WORKSPACE_CONCURRENCY ?? 2,
     },

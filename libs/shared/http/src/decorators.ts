@@ -37,9 +37,19 @@ export function RequireScopes(...scopes: Scope[]): MethodDecorator & ClassDecora
   );
 }
 
-/** A route anyone may call (health, OAuth endpoints, token introspection). */
+/**
+ * A route anyone may call (health, OAuth endpoints, token introspection). Documented with the empty
+ * security requirement (`{}`: no credentials needed), so that the document says so rather than
+ * saying nothing; a route that also reads a credential adds its scheme after it (`/v2/self`, `/metrics`).
+ * Its 429 has no schema: the body is the error shape of the route's area (`/v2`, `/oauth`).
+ */
 export function Public(): MethodDecorator & ClassDecorator {
-  return SetMetadata(PUBLIC_ROUTE_KEY, true);
+  return applyDecorators(
+    SetMetadata(PUBLIC_ROUTE_KEY, true),
+    ApiSecurity({}),
+    // The rate limits count every route, a public one per client address.
+    ApiTooManyRequestsResponse({ description: 'Rate limit exceeded; `Retry-After` holds an HTTP date' }),
+  );
 }
 
 /**

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'payload_too_large',
+  'result_too_large',
   'rate_limit_exceeded',
   'precondition_failed',
   'method_not_allowed',

@@ -7,6 +7,17 @@ export class SqlStatementError extends DomainError {
   }
 }
 
+/** An answer whose rows add up to more than SQL_MAX_RESULT_BYTES: 400 `result_too_large`, before any of them leaves the database. */
+export class SqlResultTooLargeError extends DomainError {
+  constructor(maxBytes: number) {
+    super(
+      'result_too_large',
+      `The query's answer is larger than the limit of ${maxBytes} bytes (SQL_MAX_RESULT_BYTES): select fewer rows (LIMIT, WHERE) or fewer or shorter columns.`,
+      { max_result_bytes: maxBytes },
+    );
+  }
+}
+
 /** A table the token's scopes do not cover: 403. */
 export function tableForbidden(table: string, missing: readonly string[]): ForbiddenError {
   return new ForbiddenError(

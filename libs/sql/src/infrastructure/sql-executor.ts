@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DomainError } from '@workbase/shared/kernel';
 import { pgError } from '@workbase/shared/persistence';
 import { DataSource } from 'typeorm';
-import { SqlBusyError, SqlStatementError } from '../domain/sql-errors';
+import { SqlBusyError, SqlResultTooLargeError, SqlStatementError } from '../domain/sql-errors';
 import { resultTypes, TYPE_NAMES } from './result-types';
 
 export interface SqlResultColumn {
@@ -83,6 +84,10 @@ export class SqlExecutor implements OnModuleDestroy {
 
   get maxRows(): number {
     return this.config.sql.maxRows;
+  }
+
+  get maxResultBytes(): number {
+    return this.config.sql.maxResultBytes;
   }
 
   get statementTimeoutMs(): number {
@@ -186,7 +191,7 @@ export class SqlExecutor implements OnModuleDestroy {
       client = await this.connections().connect();
       const statements = this.preparedOn.get(client) ?? new Map<string, string>();
       this.preparedOn.set(client, statements);
-      const text = wrappedStatement(prepared, this.maxRows);
+      const text = wrappedStatement(prepared, this.maxRows, this.maxResultBytes);
       const kept = text.length <= PREPARED_TEXT_LIMIT;
       const key = `${fixedJoinOrder ? 'fixed' : 'searched'}:${text}`;
       const known = kept ? statements.get(key) : undefined;
@@ -231,7 +236,9 @@ export class SqlExecutor implements OnModuleDestroy {
     // client sending statements one after another find its earlier ones still holding the
     // workspace's slots and get a 429 it did nothing to earn.
     await finish({ failed: false });
-    const columns = uniqueNames(result.fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(result.fields[i].dataTypeID) ?? 'unknown' }));
+    // The last field is the size guard's (wrappedStatement), no column of the statement.
+    const fields = result.fields.slice(0, -1);
+    const columns = uniqueNames(fields.map((f) => f.name)).map((name, i) => ({ name, type: this.typeNames.get(fields[i].dataTypeID) ?? 'unknown' }));
     const truncated = result.rows.length > this.maxRows;
     const rows = (truncated ? result.rows.slice(0, this.maxRows) : result.rows).map((row) => {
       const object: Record<string, unknown> = {};
@@ -256,15 +263,32 @@ export class SqlExecutor implements OnModuleDestroy {
       return new SqlStatementError(`The query was cancelled: it ran longer than the statement timeout of ${this.statementTimeoutMs} ms.`, { sqlstate: failure.code });
     }
     if (failure.kind === 'readOnlyTransaction') return new SqlStatementError('Queries are read-only.', { sqlstate: failure.code });
+    if (failure.message.includes(`"${RESULT_TOO_LARGE_MARK} `)) return new SqlResultTooLargeError(this.maxResultBytes);
     if (!STATEMENT_ERROR_CLASSES.includes(failure.code.slice(0, 2))) return error;
     const hint = failure.hint ? ` (${rename(failure.hint)})` : '';
     return new SqlStatementError(`The query failed: ${rename(failure.message)}${hint}`, { sqlstate: failure.code });
   }
 }
 
-/** The statement as sent: its generated relations, then the statement, fetching one row past `maxRows` to tell a cut-off answer. */
-export function wrappedStatement(prepared: PreparedStatement, maxRows: number): string {
-  return `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT * FROM (\n${prepared.statement}\n) AS _wb_q LIMIT ${maxRows + 1}`;
+/** What the size guard's failure says, to tell it from the statement's own errors (a statement cannot know this process's mark). */
+const RESULT_TOO_LARGE_MARK = `wb_result_too_large_${randomBytes(8).toString('hex')}`;
+
+/**
+ * The statement as sent: its generated relations, then the statement, fetching one row past
+ * `maxRows` to tell a cut-off answer, and a last column (`_wb_guard`, dropped from the answer)
+ * that keeps a running sum of the rows' sizes (`pg_column_size` of each whole row, as PostgreSQL
+ * holds it) and fails the statement on the row that takes it past `maxResultBytes`. So an answer
+ * too large is refused inside the database, before that row is sent: the service never holds more
+ * than the bound of it, and a 200 MB value is refused without being sent at all. The failure is a
+ * cast of a text that names the mark and the running sum, which PostgreSQL cannot fold into a
+ * constant (it depends on the row) and so raises only when the row gets there.
+ */
+export function wrappedStatement(prepared: PreparedStatement, maxRows: number, maxResultBytes: number): string {
+  const bytes = 'pg_catalog.sum(pg_catalog.pg_column_size(_wb_q.*)) OVER (ROWS UNBOUNDED PRECEDING)';
+  const guard = `CASE WHEN ${bytes} > ${Math.trunc(maxResultBytes)} THEN pg_catalog.int4(pg_catalog.concat('${RESULT_TOO_LARGE_MARK} ', ${bytes})) END AS _wb_guard`;
+  // OFFSET 0 keeps the statement a subquery of its own: pulled up, each of its output expressions
+  // would be copied into every use of `_wb_q.*` and computed (or constant-folded) once per copy.
+  return `${prepared.relations.length > 0 ? `WITH ${prepared.relations.join(',\n')}\n` : ''}SELECT _wb_q.*, ${guard} FROM (SELECT * FROM (\n${prepared.statement}\n) AS _wb_s OFFSET 0) AS _wb_q LIMIT ${maxRows + 1}`;
 }
 
 /** Keeps the first of each name; later duplicates become `name_2`, `name_3`, ... */

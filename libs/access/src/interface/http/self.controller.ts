@@ -1,5 +1,5 @@
 import { Controller, Get, Headers } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { presentedToken, Public } from '@workbase/shared/http';
 import { TokenIntrospectionQuery } from '../../application/token-introspection.query';
 import { SelfResponse } from './self.responses';
@@ -13,10 +13,14 @@ export class SelfController {
   @Get()
   @Public()
   @ApiBearerAuth('bearer')
+  @ApiSecurity('basic')
   @ApiOperation({
     summary: 'Identify',
-    description: 'Introspects the token in the Authorization header (Bearer, or Basic with the token as username). Needs no scope.',
+    description:
+      'Introspects the token in the Authorization header (Bearer, or Basic with the token as username). Needs no scope, and no token: ' +
+      'without one, or with one that is unknown, revoked or expired, the answer is 200 `{"active": false}`, never a 401.',
   })
+  @ApiHeader({ name: 'authorization', required: false, description: 'The token to introspect; optional (see above)' })
   @ApiOkResponse({ type: SelfResponse })
   self(@Headers('authorization') authorization?: string) {
     const token = presentedToken(authorization);

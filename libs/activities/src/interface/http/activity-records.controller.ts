@@ -104,7 +104,13 @@ export class ActivityRecordsController {
   }
 
   @Delete(':record_id')
-  @ScopedOperation({ scopes: WRITE, summary: 'Delete an activity record', params: [activityParam, recordParam], ok: { type: EmptyResponse, description: '`{}`' } })
+  @ScopedOperation({
+    scopes: WRITE,
+    summary: 'Delete an activity record',
+    params: [activityParam, recordParam],
+    ok: { type: EmptyResponse, description: '`{}`' },
+    conflict: '`concurrent_write_conflict`: another request is writing this record; retry.',
+  })
   async delete(@CurrentAuth() auth: AuthContext, @Param('activity') activity: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
     await this.records.delete(writeActor(auth), activity, recordId);
     return {};

@@ -10,6 +10,10 @@ class ActivityId {
   @ApiProperty() activity_id!: string;
 }
 
+class ActivityRecordId extends ActivityId {
+  @ApiProperty({ format: 'uuid' }) record_id!: string;
+}
+
 export class ActivityResponse {
   @ApiProperty({ type: ActivityId }) id!: ActivityId;
   @ApiProperty({ example: 'acme_site_visits' }) api_slug!: string;
@@ -37,7 +41,7 @@ export function toActivityResponse(activity: Activity): ActivityResponse {
 }
 
 export class ActivityRecordResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', activity_id: 'uuid', record_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty({ type: ActivityRecordId }) id!: Record<string, string>; // the record reader's id, documented key by key
   @ApiProperty({ example: '2026-11-22T13:22:49.061281000Z' }) created_at!: string;
   @ApiProperty({ type: ActorResponse }) created_by!: Actor;
   @ApiProperty({

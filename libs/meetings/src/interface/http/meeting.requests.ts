@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { BodyData, CursorQueryParam, LimitQueryParam, NestedList, NestedObject, NonEmptyText, NoNulCharacters, OptionalNonEmptyText, OptionalUuid, RecordRefInput, toBoolean } from '@workbase/shared/http';
@@ -49,6 +49,9 @@ export class ParticipantInput {
   is_organizer!: boolean;
 }
 
+/** The longest `external_ref` in its string form (the object form's `ical_uid` has the same bound). */
+export const EXTERNAL_REF_MAX_LENGTH = 1000;
+
 export class ExternalRefInput {
   @NonEmptyText({ example: '040000008200E00074C5B7101A82E008', description: "The event's iCalendar UID" })
   @MaxLength(1000)
@@ -69,6 +72,7 @@ export class ExternalRefInput {
   original_start_time?: string;
 }
 
+@ApiExtraModels(ExternalRefInput)
 export class MeetingCreateData {
   @NonEmptyText({ example: 'Quarterly review' })
   @MaxLength(1000)
@@ -105,14 +109,17 @@ export class MeetingCreateData {
   linked_records?: RecordRefInput[];
 
   @ApiPropertyOptional({
-    type: ExternalRefInput,
-    nullable: true,
-    description: "The event's reference in the client's calendar; stored and returned, never matched (POST always creates)",
+    // null rides on the string branch: OpenAPI 3.0 allows `nullable` only beside a `type`.
+    oneOf: [{ type: 'string', nullable: true, minLength: 1, maxLength: EXTERNAL_REF_MAX_LENGTH }, { $ref: getSchemaPath(ExternalRefInput) }],
+    description:
+      "The event's reference in the client's calendar: a non-empty string, or the object form (as the reference API's schema allows both); " +
+      'stored and returned as given, never matched (POST always creates)',
   })
   @IsOptional()
-  @ValidateIf((_, v) => v !== null)
+  // The string form is checked by the handler (class-validator has no "string, or this nested class").
+  @ValidateIf((_, v) => v !== null && typeof v !== 'string')
   @NestedObject(ExternalRefInput)
-  external_ref?: ExternalRefInput | null;
+  external_ref?: ExternalRefInput | string | null;
 }
 
 export class MeetingCreateRequest {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { ActorResponse, WrappedData } from '@workbase/shared/http';
 import type { ExternalRef, Meeting } from '../../domain/meeting';
 
@@ -33,6 +33,7 @@ class ExternalRefResponse {
   @ApiProperty({ required: false }) original_start_time?: string;
 }
 
+@ApiExtraModels(ExternalRefResponse)
 export class MeetingResponse {
   @ApiProperty({ type: MeetingId }) id!: MeetingId;
   @ApiProperty() title!: string;
@@ -42,7 +43,12 @@ export class MeetingResponse {
   @ApiProperty({ type: MeetingBound }) end!: MeetingBound;
   @ApiProperty({ type: [ParticipantResponse] }) participants!: ParticipantResponse[];
   @ApiProperty({ type: [LinkedRecordResponse] }) linked_records!: LinkedRecordResponse[];
-  @ApiProperty({ type: ExternalRefResponse, nullable: true, description: 'As given on create, or null' }) external_ref!: ExternalRefResponse | null;
+  @ApiProperty({
+    // null rides on the string branch: OpenAPI 3.0 allows `nullable` only beside a `type`.
+    oneOf: [{ type: 'string', nullable: true }, { $ref: getSchemaPath(ExternalRefResponse) }],
+    description: 'As given on create (a string or the object form), or null',
+  })
+  external_ref!: ExternalRefResponse | string | null;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: ActorResponse }) created_by_actor!: ActorResponse;
 }
@@ -75,7 +81,8 @@ export function toMeetingResponse(meeting: Meeting): MeetingResponse {
   };
 }
 
-function externalRefResponse(ref: ExternalRef): ExternalRefResponse {
+function externalRefResponse(ref: ExternalRef): ExternalRefResponse | string {
+  if (typeof ref === 'string') return ref;
   return {
     ical_uid: ref.ical_uid,
     provider: ref.provider,

@@ -6,7 +6,7 @@ import { CreateMeetingUseCase } from '../../application/create-meeting.use-case'
 import { MeetingQueries } from '../../application/meeting.queries';
 import { normaliseEmail } from '../../domain/meeting';
 import { parseInstant, parseTimeZone } from '../../domain/meeting-time';
-import { ListMeetingsQuery, MEETINGS_PAGE, MeetingCreateRequest } from './meeting.requests';
+import { EXTERNAL_REF_MAX_LENGTH, ListMeetingsQuery, MEETINGS_PAGE, MeetingCreateRequest } from './meeting.requests';
 import { MeetingEnvelope, MeetingPageEnvelope, toMeetingResponse } from './meeting.responses';
 
 const meetingIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Meeting not found: meeting_id must be a UUID.') });
@@ -106,7 +106,7 @@ export class MeetingsController {
       end: d.end,
       participants: d.participants.map((p) => ({ emailAddress: p.email_address, name: p.name, status: p.status, isOrganizer: p.is_organizer })),
       linkedRecords: (d.linked_records ?? []).map((l) => ({ object: l.object, recordId: l.record_id.toLowerCase() })),
-      externalRef: d.external_ref
+      externalRef: typeof d.external_ref === 'string' ? externalRefText(d.external_ref) : d.external_ref
         ? {
             ical_uid: d.external_ref.ical_uid,
             provider: d.external_ref.provider,
@@ -130,4 +130,12 @@ export class MeetingsController {
   async get(@CurrentAuth() auth: AuthContext, @Param('meeting_id', meetingIdPipe) meetingId: string): Promise<MeetingEnvelope> {
     return { data: toMeetingResponse(await this.queries.get(auth.workspaceId, meetingId)) };
   }
+}
+
+/** `external_ref` in its string form: non-empty, bounded, no NUL (PostgreSQL cannot store one). */
+function externalRefText(ref: string): string {
+  if (ref.length === 0 || ref.length > EXTERNAL_REF_MAX_LENGTH || ref.includes('\u0000')) {
+    throw new ValidationError(`data.external_ref must be a non-empty string of at most ${EXTERNAL_REF_MAX_LENGTH} characters without NUL, or an object.`, { field: 'data.external_ref' });
+  }
+  return ref;
 }

@@ -66,6 +66,8 @@ export class AuthorizeController {
   @ApiResponse({ status: 401, description: 'The sign-in page again: wrong email or password' })
   @ApiResponse({ status: 429, description: 'The sign-in page again: 10 failures for the email, or 30 from the client address, in 15 minutes' })
   @ApiResponse({ status: 403, description: 'Error page: CSRF token missing or wrong' })
+  @ApiResponse({ status: 400, description: 'Error page (HTML): `authorize_query` missing, or naming an unknown client or an unregistered redirect URI' })
+  @ApiFoundResponse({ description: 'Back to the client with `error`: `authorize_query` is otherwise invalid (as at /oauth/authorize)' })
   async signInForm(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
     const form = formFields(body, ['csrf_token', 'authorize_query', 'email', 'password']);
     const cookieToken = readCookie(req, SIGN_IN_CSRF_COOKIE);

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { OAUTH_ERROR_CODES } from '../../domain/oauth.errors';
 
 export class TokenResponse {
   @ApiProperty({ example: 'wb_3q2+7w…' }) access_token!: string;
@@ -8,9 +9,7 @@ export class TokenResponse {
 
 /** RFC 6749 §5.2 error body, used by every JSON endpoint under /oauth. */
 export class OAuthErrorResponse {
-  @ApiProperty({
-    enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'],
-  })
+  @ApiProperty({ enum: OAUTH_ERROR_CODES })
   error!: string;
   @ApiPropertyOptional() error_description?: string;
 }

@@ -3,8 +3,14 @@ import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { EntryView } from '../../application/entry.service';
 import type { ValueEnvelope } from '../../application/record-reader';
 
+class EntryId {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) list_id!: string;
+  @ApiProperty({ format: 'uuid' }) entry_id!: string;
+}
+
 export class EntryResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', list_id: 'uuid', entry_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty({ type: EntryId }) id!: Record<string, string>; // the record reader's id, documented key by key
   @ApiProperty() parent_record_id!: string;
   @ApiProperty({ example: 'companies' }) parent_object!: string;
   @ApiProperty() created_at!: string;

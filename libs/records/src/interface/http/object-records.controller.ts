@@ -18,6 +18,8 @@ const recordParam = { name: 'record_id', description: 'Record UUID' };
 const read = [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead] as const;
 const write = [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead] as const;
 
+const writeConflict = '`uniqueness_conflict`: a unique value belongs to another record; `concurrent_write_conflict`: another request is writing this record, retry';
+
 @ApiTags('Records')
 @UsePipes(RejectNulPipe)
 @Controller('v2/objects/:object/records')
@@ -55,6 +57,7 @@ export class ObjectRecordsController {
       'Creates a record, or updates the one whose unique `matching_attribute` holds the given value. Values of the matching attribute are added (none removed); other multiselect attributes become exactly the given list. More than one match: 400 `multiple_match_results`.',
     params: [objectParam],
     ok: RecordEnvelope,
+    conflict: writeConflict,
   })
   async assert(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Query() query: AssertQuery, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
@@ -91,6 +94,7 @@ export class ObjectRecordsController {
     description: 'Values of multiselect attributes are added to the existing ones.',
     params: [objectParam, recordParam],
     ok: RecordEnvelope,
+    conflict: writeConflict,
   })
   async patch(
     @CurrentAuth() auth: AuthContext,
@@ -109,6 +113,7 @@ export class ObjectRecordsController {
     description: 'Values of multiselect attributes replace the existing ones.',
     params: [objectParam, recordParam],
     ok: RecordEnvelope,
+    conflict: writeConflict,
   })
   async put(
     @CurrentAuth() auth: AuthContext,
@@ -121,7 +126,13 @@ export class ObjectRecordsController {
   }
 
   @Delete(':record_id')
-  @ScopedOperation({ scopes: write, summary: 'Delete a record', params: [objectParam, recordParam], ok: { type: EmptyResponse, description: '`{}`' } })
+  @ScopedOperation({
+    scopes: write,
+    summary: 'Delete a record',
+    params: [objectParam, recordParam],
+    ok: { type: EmptyResponse, description: '`{}`' },
+    conflict: '`concurrent_write_conflict`: another request is writing this record; retry',
+  })
   async delete(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Param('record_id', recordIdPipe) recordId: string): Promise<EmptyResponse> {
     const container = await this.containers.object(auth.workspaceId, object);
     await this.deletes.execute(writeScope(auth, container), recordId);

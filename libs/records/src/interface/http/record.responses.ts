@@ -2,8 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { RecordView, ValueEnvelope } from '../../application/record-reader';
 
+class RecordId {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) object_id!: string;
+  @ApiProperty({ format: 'uuid' }) record_id!: string;
+}
+
 export class RecordResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', object_id: 'uuid', record_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty({ type: RecordId }) id!: Record<string, string>; // the record reader's id, documented key by key
   @ApiProperty({ example: '2024-05-17T13:22:49.061281000Z' }) created_at!: string;
   @ApiPropertyOptional({ description: 'Object records only' }) web_url?: string;
   @ApiProperty({

@@ -66,10 +66,28 @@ export function toAttributeResponse(attribute: Attribute, reverse?: { attribute:
   };
 }
 
-export class SelectOptionResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', object_id: 'uuid', attribute_id: 'uuid', option_id: 'uuid' } }) id!: Record<string, string>;
+/** An option's or status's attribute: `object_id` holds the attribute's object, list or activity, as the reference API writes it. */
+class OptionAttributeId {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) object_id!: string;
+  @ApiProperty({ format: 'uuid' }) attribute_id!: string;
+}
+
+class SelectOptionId extends OptionAttributeId {
+  @ApiProperty({ format: 'uuid' }) option_id!: string;
+}
+
+class StatusId extends OptionAttributeId {
+  @ApiProperty({ format: 'uuid' }) status_id!: string;
+}
+
+class OptionFields {
   @ApiProperty() title!: string;
   @ApiProperty() is_archived!: boolean;
+}
+
+export class SelectOptionResponse extends OptionFields {
+  @ApiProperty({ type: SelectOptionId }) id!: SelectOptionId;
 }
 
 export class SelectOptionEnvelope extends WrappedData(SelectOptionResponse) {}
@@ -84,7 +102,8 @@ export function toOptionResponse(attribute: Attribute, option: SelectOption): Se
   };
 }
 
-export class StatusResponse extends SelectOptionResponse {
+export class StatusResponse extends OptionFields {
+  @ApiProperty({ type: StatusId }) id!: StatusId;
   @ApiProperty() celebration_enabled!: boolean;
   @ApiProperty({ type: String, nullable: true, example: 'P14D' }) target_time_in_status!: string | null;
 }

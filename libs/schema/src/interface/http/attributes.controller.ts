@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
-import { type Scope, ValidationError } from '@workbase/shared/kernel';
+import type { Scope } from '@workbase/shared/kernel';
 import { AttributeCatalog } from '../../application/attribute.catalog';
 import type { Container } from '../../domain/container';
 import { AttributePresenter } from './attribute-presenter';
@@ -44,8 +44,6 @@ export interface AttributeTarget {
   readonly tag: string;
   readonly readScopes: readonly Scope[];
   readonly writeScopes: readonly Scope[];
-  /** Status attributes exist on this target (activities have none). */
-  readonly supportsStatuses: boolean;
   /** How a path identifier of this target becomes a container. */
   readonly lookup: ContainerLookup;
 }
@@ -127,6 +125,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       description: 'System attributes: 400 `system_edit_unauthorized`; inherited attributes: 400.',
       params: [param, attributeParam],
       ok: AttributeEnvelope,
+      conflict: '`slug_conflict`: the new api_slug is taken',
     })
     async update(
       @CurrentAuth() auth: AuthContext,
@@ -194,6 +193,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       description: '`{option}` is the option UUID or its title. Archive instead of deleting.',
       params: [param, attributeParam, { name: 'option', description: 'Option UUID or title' }],
       ok: SelectOptionEnvelope,
+      conflict: '`slug_conflict`: the new title is taken',
     })
     async updateOption(
       @CurrentAuth() auth: AuthContext,
@@ -211,7 +211,6 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     @ScopedOperation({
       scopes: target.readScopes,
       summary: 'List statuses',
-      description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.`,
       params: [param, attributeParam],
       ok: StatusListEnvelope,
     })
@@ -221,7 +220,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('attribute') attributeKey: string,
       @Query() query: ShowArchivedQuery,
     ): Promise<StatusListEnvelope> {
-      const container = await this.statusContainer(auth, identifier);
+      const container = await this.container(auth, identifier);
       const { attribute, statuses } = await this.catalog.listStatuses(container, attributeKey, query.show_archived ?? false);
       return { data: statuses.map((status) => toStatusResponse(attribute, status)) };
     }
@@ -231,7 +230,6 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
     @ScopedOperation({
       scopes: target.writeScopes,
       summary: 'Create a status',
-      description: target.supportsStatuses ? undefined : `Not available for ${target.path}: 400.`,
       params: [param, attributeParam],
       ok: StatusEnvelope,
       conflict: '`slug_conflict`: the title is taken',
@@ -242,7 +240,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('attribute') attributeKey: string,
       @Body() body: StatusCreateRequest,
     ): Promise<StatusEnvelope> {
-      const container = await this.statusContainer(auth, identifier);
+      const container = await this.container(auth, identifier);
       const { attribute, status } = await this.catalog.createStatus(container, attributeKey, {
         title: body.data.title,
         celebrationEnabled: body.data.celebration_enabled,
@@ -258,6 +256,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       description: '`{status}` is the status UUID or its title.',
       params: [param, attributeParam, { name: 'status', description: 'Status UUID or title' }],
       ok: StatusEnvelope,
+      conflict: '`slug_conflict`: the new title is taken',
     })
     async updateStatus(
       @CurrentAuth() auth: AuthContext,
@@ -266,7 +265,7 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       @Param('status') statusKey: string,
       @Body() body: StatusUpdateRequest,
     ): Promise<StatusEnvelope> {
-      const container = await this.statusContainer(auth, identifier);
+      const container = await this.container(auth, identifier);
       const { attribute, status } = await this.catalog.updateStatus(container, attributeKey, statusKey, {
         title: body.data.title,
         isArchived: body.data.is_archived,
@@ -280,10 +279,6 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
       return target.lookup.resolve(this.lookupService, auth.workspaceId, identifier);
     }
 
-    private async statusContainer(auth: AuthContext, identifier: string): Promise<Container> {
-      if (!target.supportsStatuses) throw new ValidationError(`Status endpoints do not accept "${target.path}" as a target.`);
-      return this.container(auth, identifier);
-    }
   }
 
   Object.defineProperty(AttributesController, 'name', { value: `${target.tag.replace(/\W/g, '')}AttributesController` });

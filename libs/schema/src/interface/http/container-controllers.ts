@@ -10,7 +10,6 @@ const ObjectAttributesController = createAttributesController({
   tag: 'Object attributes',
   readScopes: [SCOPES.objectConfigurationRead],
   writeScopes: [SCOPES.objectConfigurationReadWrite],
-  supportsStatuses: true,
   lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.object(workspaceId, identifier)),
 });
 
@@ -20,7 +19,6 @@ const ListAttributesController = createAttributesController({
   tag: 'List attributes',
   readScopes: [SCOPES.listConfigurationRead],
   writeScopes: [SCOPES.listConfigurationReadWrite],
-  supportsStatuses: true,
   lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
 });
 

@@ -1,16 +1,21 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { WrappedData, WrappedList } from '@workbase/shared/http';
+import { ActorResponse, WrappedData, WrappedList } from '@workbase/shared/http';
 import type { ListWithAccess } from '../../domain/list-definition';
 import { ACCESS_LEVELS, MemberAccessDto } from './list.requests';
 
+class ListId {
+  @ApiProperty({ format: 'uuid' }) workspace_id!: string;
+  @ApiProperty({ format: 'uuid' }) list_id!: string;
+}
+
 export class ListResponse {
-  @ApiProperty({ example: { workspace_id: 'uuid', list_id: 'uuid' } }) id!: Record<string, string>;
+  @ApiProperty({ type: ListId }) id!: ListId;
   @ApiProperty() api_slug!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: [String], example: ['companies'] }) parent_object!: string[];
   @ApiProperty({ enum: ACCESS_LEVELS, nullable: true }) workspace_access!: string | null;
   @ApiProperty({ type: [MemberAccessDto] }) workspace_member_access!: Array<{ workspace_member_id: string; level: string }>;
-  @ApiProperty({ example: { type: 'api-token', id: 'uuid' } }) created_by_actor!: { type: string; id: string | null };
+  @ApiProperty({ type: ActorResponse }) created_by_actor!: { type: string; id: string | null };
   @ApiProperty() created_at!: string;
 }
 

@@ -41,3 +41,8 @@ function ScimOperation(...errors: number[]): MethodDecorator {
     ),
   );
 }
+
+/** A read's 304: `If-None-Match` named the current version (`meta.version`, the ETag). */
+export function ApiNotModifiedResponse(): MethodDecorator {
+  return ApiResponse({ status: 304, description: '`If-None-Match` names the current version (`*`, or a list of tags compared weakly): no body, the ETag again' });
+}

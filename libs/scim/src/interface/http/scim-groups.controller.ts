@@ -4,10 +4,11 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
-import { entityTag } from '../../domain/preconditions';
+import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { excludes, project } from './projection';
-import { ScimRead, ScimWrite } from './scim-docs';
+import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
+import { ScimGroupRequest } from './scim.requests';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
@@ -15,7 +16,7 @@ import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchReques
 const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };
 const GROUP_BODY = {
   description: 'A SCIM Group. `schemas` must include the core Group URN; `displayName` is required, non-empty and unique. `members` lists user ids (`value`).',
-  type: ScimGroupResource,
+  type: ScimGroupRequest,
 };
 
 @ApiTags('SCIM')
@@ -64,15 +65,19 @@ export class ScimGroupsController {
   @ApiOperation({ summary: 'Get a group (team)' })
   @ApiParam(GROUP_ID)
   @ApiOkResponse({ type: ScimGroupResource })
+  @ApiNotModifiedResponse()
   @ApiScimResourceQuery()
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('workspace_team_id') teamId: string,
     @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    // With the ETag set here, Express answers a matching If-None-Match with 304 and no body.
-    return this.presentTagged(await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes)), query, res);
+    const view = await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes));
+    if (!isNotModified(ifNoneMatch, view.team.version)) return this.presentTagged(view, query, res);
+    res.status(304).setHeader('ETag', entityTag(view.team.version));
+    return undefined;
   }
 
   @Put(':workspace_team_id')

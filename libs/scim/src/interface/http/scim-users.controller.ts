@@ -5,10 +5,11 @@ import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
 import type { ScimUserRecord } from '../../domain/scim-user';
-import { entityTag } from '../../domain/preconditions';
+import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
 import { project } from './projection';
-import { ScimRead, ScimWrite } from './scim-docs';
+import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
+import { ScimUserRequest } from './scim.requests';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
 import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
 import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
@@ -17,7 +18,7 @@ const USER_ID = { name: 'user_id', description: 'Workspace membership id or invi
 const USER_BODY = {
   description:
     'A SCIM User. `schemas` must include the core User URN; `userName` (any string, unique case-insensitively) is required, and an email must come from `emails` (primary, else the first work, else the first) or from `userName`. Every core attribute and the enterprise extension round-trip as sent; unknown attributes and read-only ones (`id`, `meta`, `groups`) are ignored; booleans may be strings ("True").',
-  type: ScimUserResource,
+  type: ScimUserRequest,
 };
 
 @ApiTags('SCIM')
@@ -70,15 +71,19 @@ export class ScimUsersController {
   @ApiOperation({ summary: 'Get a user' })
   @ApiParam(USER_ID)
   @ApiOkResponse({ type: ScimUserResource })
+  @ApiNotModifiedResponse()
   @ApiScimResourceQuery()
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('user_id') userId: string,
     @ScimResourceParams() query: ScimResourceQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    // With the ETag set here, Express answers a matching If-None-Match with 304 and no body.
-    return this.present(await this.users.get(auth.workspaceId, userId), query, res);
+    const user = await this.users.get(auth.workspaceId, userId);
+    if (!isNotModified(ifNoneMatch, user.version)) return this.present(user, query, res);
+    res.status(304).setHeader('ETag', entityTag(user.version));
+    return undefined;
   }
 
   @Put(':user_id')

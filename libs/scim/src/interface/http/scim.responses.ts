@@ -9,7 +9,7 @@ class ScimMeta {
   @ApiProperty({ example: 'User' }) resourceType!: string;
   @ApiProperty({ format: 'date-time' }) created!: string;
   @ApiProperty({ format: 'date-time' }) lastModified!: string;
-  @ApiProperty({ format: 'uri', example: 'https://workbase.example/scim/v2/Users/2c6e…' }) location!: string;
+  @ApiProperty({ format: 'uri', example: 'https://workbase.example/scim/v2/Users/2c6e4f1a-5b7d-4e0a-9c3b-8f1d2e3a4b5c' }) location!: string;
   @ApiProperty({ example: 'W/"1763820000000"' }) version!: string;
 }
 
@@ -29,12 +29,19 @@ class ScimEmail {
   @ApiPropertyOptional() display?: string;
 }
 
+class ScimRole {
+  @ApiProperty({ example: 'admin' }) value!: string;
+  @ApiPropertyOptional({ example: 'access_level' }) type?: string;
+  @ApiPropertyOptional() display?: string;
+  @ApiPropertyOptional() primary?: boolean;
+}
+
 export class ScimUserResource {
   @ApiProperty({ example: [SCIM_URN.user] }) schemas!: string[];
   @ApiProperty({ description: 'Workspace membership id or invite id', format: 'uuid' }) id!: string;
   @ApiPropertyOptional({ description: "The identity provider's id for the user" }) externalId?: string;
-  @ApiProperty({ description: 'Any string; unique case-insensitively', example: 'Test_User_1f0c' }) userName!: string;
-  @ApiProperty({ type: ScimName }) name!: ScimName;
+  @ApiPropertyOptional({ description: 'Any string; unique case-insensitively. Returned by default; left out when `excludedAttributes` names it or `attributes` does not', example: 'Test_User_1f0c' }) userName?: string;
+  @ApiPropertyOptional({ type: ScimName, description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) name?: ScimName;
   @ApiPropertyOptional() displayName?: string;
   @ApiPropertyOptional() nickName?: string;
   @ApiPropertyOptional() title?: string;
@@ -42,13 +49,22 @@ export class ScimUserResource {
   @ApiPropertyOptional() locale?: string;
   @ApiPropertyOptional() timezone?: string;
   @ApiPropertyOptional({ type: [ScimEmail], description: 'Phone numbers as sent (value, type, primary, display)' }) phoneNumbers?: ScimEmail[];
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: [ScimEmail],
-    description: "As sent. The member's email is the primary entry, else the first of type work, else the first; a user with none shows its email as one primary work address",
+    description:
+      "As sent. The member's email is the primary entry, else the first of type work, else the first; a user with none shows its email as one primary work address. " +
+      'Returned by default; left out when `excludedAttributes` names it or `attributes` does not',
   })
-  emails!: ScimEmail[];
-  @ApiProperty({ description: 'True for an active member or a pending invite' }) active!: boolean;
+  emails?: ScimEmail[];
+  @ApiPropertyOptional({ description: 'True for an active member or a pending invite. Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) active?: boolean;
   @ApiPropertyOptional({ enum: ['admin', 'member'], description: 'Absent for a suspended or deprovisioned member' }) appRole?: string;
+  @ApiPropertyOptional({
+    type: [ScimRole],
+    description:
+      'Always an array: the roles the identity provider sent, as sent; without any, the member\'s access level as one primary role (`{"value": "admin", "type": "access_level", "primary": true}`), and none for a suspended or deprovisioned member. ' +
+      'Returned by default; left out when `excludedAttributes` names it or `attributes` does not',
+  })
+  roles?: ScimRole[];
   @ApiPropertyOptional({
     name: SCIM_URN.enterpriseUser,
     description: 'The enterprise extension as sent: employeeNumber, costCenter, organization, division, department, manager { value, $ref }',
@@ -56,7 +72,7 @@ export class ScimUserResource {
     additionalProperties: true,
   })
   [SCIM_URN.enterpriseUser]?: Record<string, unknown>;
-  @ApiProperty({ type: ScimMeta }) meta!: ScimMeta;
+  @ApiPropertyOptional({ type: ScimMeta, description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) meta?: ScimMeta;
 }
 
 class ScimMember {
@@ -70,9 +86,9 @@ export class ScimGroupResource {
   @ApiProperty({ example: [SCIM_URN.group] }) schemas!: string[];
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiPropertyOptional() externalId?: string;
-  @ApiProperty({ example: 'Engineering' }) displayName!: string;
-  @ApiPropertyOptional({ type: [ScimMember], description: 'Left out with excludedAttributes=members' }) members?: ScimMember[];
-  @ApiProperty({ type: ScimMeta }) meta!: ScimMeta;
+  @ApiPropertyOptional({ example: 'Engineering', description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) displayName?: string;
+  @ApiPropertyOptional({ type: [ScimMember], description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) members?: ScimMember[];
+  @ApiPropertyOptional({ type: ScimMeta, description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) meta?: ScimMeta;
 }
 
 export class ScimListResponse {
@@ -115,8 +131,9 @@ export class ScimSearchRequest {
  * A user as stored, every attribute exactly as last written. A user made outside SCIM (CLI, first
  * start) has no `emails` of its own: its email is shown as the one primary work address.
  */
-export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResource {
+export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResource & { meta: ScimMeta } {
   const { userName, active, appRole, externalId, name, [SCIM_URN.enterpriseUser]: enterprise, ...attributes } = documentOf(user);
+  const hasAccess = !(user.kind === 'member' && user.state !== 'active');
   return {
     schemas: enterprise ? [SCIM_URN.user, SCIM_URN.enterpriseUser] : [SCIM_URN.user],
     id: user.id,
@@ -127,7 +144,8 @@ export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResou
     emails: (attributes.emails as ScimEmail[] | undefined) ?? [{ value: user.email, primary: true, type: 'work' }],
     active,
     // The reference API leaves appRole out for a member who has lost access (suspended or deprovisioned).
-    ...(user.kind === 'member' && user.state !== 'active' ? {} : { appRole }),
+    ...(hasAccess ? { appRole } : {}),
+    roles: Array.isArray(attributes.roles) ? attributes.roles : hasAccess ? [{ value: appRole, type: 'access_level', primary: true }] : [],
     ...(enterprise ? { [SCIM_URN.enterpriseUser]: enterprise } : {}),
     meta: {
       resourceType: 'User',
@@ -136,10 +154,10 @@ export function toScimUser(user: ScimUserRecord, baseUrl: string): ScimUserResou
       location: `${baseUrl}/scim/v2/Users/${user.id}`,
       version: entityTag(user.version),
     },
-  } as ScimUserResource;
+  } as ScimUserResource & { meta: ScimMeta };
 }
 
-export function toScimGroup(team: TeamRecord, members: readonly GroupMemberRef[] | null, baseUrl: string): ScimGroupResource {
+export function toScimGroup(team: TeamRecord, members: readonly GroupMemberRef[] | null, baseUrl: string): ScimGroupResource & { meta: ScimMeta } {
   return {
     schemas: [SCIM_URN.group],
     id: team.id,

@@ -25,6 +25,7 @@ export class SqlController {
       'Runs one read-only SELECT over the workspace\'s tables: `activities.<api_slug>`, `objects.<api_slug>` (the default schema: `FROM people` is `objects.people`) and `lists.<api_slug>`, plus `information_schema.tables` and `information_schema.columns` listing them. ' +
       'Each table has `record_id`, `created_at`, `created_by` and one column per attribute (current values). Functions are limited to an allow-list (aggregates, window, date/time, string, math, JSON/array). ' +
       'Statement timeout 30 s and at most 10,000 rows by default (`truncated` says when rows were cut off). ' +
+      'An answer whose rows add up to more than SQL_MAX_RESULT_BYTES (32 MiB by default, as PostgreSQL holds them) is a 400 `result_too_large`, decided before it leaves the database. ' +
       'A workspace runs at most 2 statements at once (SQL_WORKSPACE_CONCURRENCY, counted across every process) and a process at most 4 (SQL_POOL_SIZE, the endpoint\'s own connections); beyond either, 429 `rate_limit_error` with `Retry-After`. Refused statements and database errors are 400 `filter_error` with a message naming the problem. See libs/sql/README.md.',
   })
   @ApiOkResponse({ type: SqlResultEnvelope })
