@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       seedDemoWorkspace: true,
       webhookAllowPrivateTargets: false,
       sql: { statementTimeoutMs: 30_000, maxRows: 10_000, poolSize: 4, workspaceConcurrency: 2 },
+      eventRetentionDays: 30,
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
     expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
@@ -39,7 +40,9 @@ describe('loadConfig', () => {
       SECRETS_KEY: 'ab'.repeat(32),
       SQL_POOL_SIZE: '6',
       SQL_WORKSPACE_CONCURRENCY: '3',
+      EVENT_RETENTION_DAYS: '7',
     });
+    expect(config.eventRetentionDays).toBe(7);
     expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3 });
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
@@ -71,6 +74,8 @@ describe('loadConfig', () => {
     ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
     ['SQL_POOL_SIZE', '0', /SQL_POOL_SIZE/],
     ['SQL_WORKSPACE_CONCURRENCY', 'many', /SQL_WORKSPACE_CONCURRENCY/],
+    ['EVENT_RETENTION_DAYS', '0', /EVENT_RETENTION_DAYS/],
+    ['EVENT_RETENTION_DAYS', '1.5', /EVENT_RETENTION_DAYS/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
