@@ -16,7 +16,7 @@ describe('change feed retention', () => {
   const { get, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const positions = async (workspaceId: string) =>
-    (await db().query(`SELECT tx_id::text, id::text FROM event_outbox WHERE workspace_id = $1 ORDER BY tx_id, id`, [workspaceId])) as Array<{ tx_id: string; id: string }>;
+    (await db().query(`SELECT e.tx_id::text, e.id::text FROM event_outbox e WHERE e.workspace_id = $1 ORDER BY e.tx_id, e.id`, [workspaceId])) as Array<{ tx_id: string; id: string }>;
   const moveFanOutTo = (position: { tx_id: string; id: string }) =>
     db().query(`UPDATE webhook_dispatch_cursor SET last_tx_id = $1::xid8, last_event_id = $2 WHERE consumer = 'webhooks'`, [position.tx_id, position.id]);
   const sweep = () => t.app.get(EventRetention).sweep();
@@ -68,7 +68,7 @@ describe('change feed retention', () => {
     expect(fresh.map((e) => e.id.record_id)).toEqual([records[2], records[3], young]);
 
     // Fan-out has passed everything: every aged event goes, the young one stays (a prefix stops at it).
-    const [last] = await db().query(`SELECT tx_id::text, id::text FROM event_outbox ORDER BY tx_id DESC, id DESC LIMIT 1`);
+    const [last] = await db().query(`SELECT e.tx_id::text, e.id::text FROM event_outbox e ORDER BY e.tx_id DESC, e.id DESC LIMIT 1`);
     await moveFanOutTo(last);
     await sweep();
     expect((await db().query(`SELECT count(*)::int AS n FROM event_outbox WHERE occurred_at < now() - interval '30 days'`))[0].n).toBe(0);

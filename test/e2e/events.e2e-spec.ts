@@ -43,7 +43,7 @@ describe('change feed (GET /v2/events)', () => {
     expect(note).toMatchObject({ id: { workspace_id: ws.workspaceId, note_id: noteId }, parent_object_id: peopleId, parent_record_id: personId });
 
     // The same events, in the same order, as the outbox's commit order (tx_id, id) holds them.
-    const stored = await db().query(`SELECT id::text, event_type, occurred_at FROM event_outbox WHERE workspace_id = $1 ORDER BY tx_id, id`, [ws.workspaceId]);
+    const stored = await db().query(`SELECT e.id::text, e.event_type, e.occurred_at FROM event_outbox e WHERE e.workspace_id = $1 ORDER BY e.tx_id, e.id`, [ws.workspaceId]);
     expect(events.map((e) => [e.event_id, e.event_type, e.occurred_at])).toEqual(stored.map((row: { id: string; event_type: string; occurred_at: Date }) => [row.id, row.event_type, row.occurred_at.toISOString()]));
     expect(events.every((e) => e.id.workspace_id === ws.workspaceId)).toBe(true);
   });
