@@ -200,8 +200,8 @@ describe('change feed (GET /v2/events)', () => {
     await db().query('ANALYZE event_outbox');
     const plan = (await db().query(
       `EXPLAIN (FORMAT JSON) SELECT e.id FROM event_outbox e
-       WHERE e.workspace_id = $1 AND (e.tx_id, e.id) > ('0'::xid8, 0::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY e.tx_id, e.id LIMIT 1000`,
+       WHERE (e.workspace_id, e.tx_id, e.id) > ($1::uuid, '0'::xid8, 0::bigint) AND (e.workspace_id, e.tx_id, e.id) < ($1::uuid, pg_snapshot_xmin(pg_current_snapshot()), 0)
+       ORDER BY e.workspace_id, e.tx_id, e.id LIMIT 1000`,
       [ws.workspaceId],
     ))[0]['QUERY PLAN'];
     const text = JSON.stringify(plan);
@@ -212,11 +212,13 @@ describe('change feed (GET /v2/events)', () => {
       await manager.query('SET LOCAL enable_bitmapscan = off');
       const forced = JSON.stringify((await manager.query(
         `EXPLAIN (FORMAT JSON) SELECT e.id FROM event_outbox e
-         WHERE e.workspace_id = $1 AND (e.tx_id, e.id) > ('0'::xid8, 0::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY e.tx_id, e.id LIMIT 1000`,
+         WHERE (e.workspace_id, e.tx_id, e.id) > ($1::uuid, '0'::xid8, 0::bigint) AND (e.workspace_id, e.tx_id, e.id) < ($1::uuid, pg_snapshot_xmin(pg_current_snapshot()), 0)
+         ORDER BY e.workspace_id, e.tx_id, e.id LIMIT 1000`,
         [ws.workspaceId],
       ))[0]['QUERY PLAN']);
       expect(forced).toContain('"Index Name":"event_outbox_workspace_commit_order"');
+      // A range of the index (the cursor's position is its lower bound), not a filter over the workspace's events.
+      expect(forced).toMatch(/"Index Cond":"\(\(ROW\(workspace_id, tx_id, id\) > ROW\(/);
       // Ordered by the index: no sort step above the scan.
       expect(forced).not.toContain('"Node Type":"Sort"');
     });

@@ -57,7 +57,7 @@ export class EventFeedQuery {
     }
     const last = rows.at(-1);
     return {
-      events: rows.map((row) => ({ ...wireEvent(row), event_id: row.id, occurred_at: row.occurred_at.toISOString() })),
+      events: rows.map((row) => Object.assign(wireEvent(row), { event_id: row.id, occurred_at: row.occurred_at.toISOString() })),
       next: last ? { txId: last.tx_id, eventId: last.id } : from,
     };
   }

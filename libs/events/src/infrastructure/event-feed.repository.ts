@@ -21,11 +21,19 @@ export interface PrunedThrough {
 }
 
 /**
- * The commit-safe horizon (the webhook fan-out's rule, libs/webhooks/README.md): only events of
+ * The workspace's events after a position (`$1` the workspace, `$2`/`$3` the position) and behind
+ * the commit-safe horizon (the webhook fan-out's rule, libs/webhooks/README.md): only events of
  * transactions older than the oldest one still running on the cluster. Every such transaction has
  * ended, so no event can later appear before a position a reader has passed.
+ *
+ * Written as two bounds of one range of `(workspace_id, tx_id, id)`, with no separate
+ * `workspace_id = $1`: with that equality PostgreSQL may take the cluster-wide commit-order index
+ * `(tx_id, id)` (it gives the same order) and filter out every other workspace's events, 21,000
+ * rows read for a page of 1,000 in the bench; as a range, only this index gives the order.
  */
-const BEHIND_HORIZON = 'e.tx_id < pg_snapshot_xmin(pg_current_snapshot())';
+const AFTER_IN_WORKSPACE = `(e.workspace_id, e.tx_id, e.id) > ($1::uuid, $2::xid8, $3::bigint)
+  AND (e.workspace_id, e.tx_id, e.id) < ($1::uuid, pg_snapshot_xmin(pg_current_snapshot()), 0)`;
+const FEED_ORDER = 'e.workspace_id, e.tx_id, e.id';
 
 /** The feed's reads of the outbox, and the retention sweep (the outbox's only deleter). */
 @Injectable()
@@ -43,8 +51,8 @@ export class EventFeedRepository {
     return this.transactions.query<FeedEvent>(
       `SELECT e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at
        FROM event_outbox e
-       WHERE e.workspace_id = $1 AND (e.tx_id, e.id) > ($2::xid8, $3::bigint) AND ${BEHIND_HORIZON} ${ofTypes}
-       ORDER BY e.tx_id, e.id LIMIT $4`,
+       WHERE ${AFTER_IN_WORKSPACE} ${ofTypes}
+       ORDER BY ${FEED_ORDER} LIMIT $4`,
       params,
     );
   }
@@ -53,20 +61,22 @@ export class EventFeedRepository {
    * Where a reader starting at `since` begins: just before the workspace's first event (feed
    * order, behind the horizon) that occurred at or after it; when there is none yet, after its last
    * event behind the horizon (whatever commits later comes after that); null for an empty feed.
+   * A walk of the workspace's events up to the first one (no index on `occurred_at`: every write
+   * would pay for it, and a reader asks for `since` once).
    */
   async positionBefore(workspaceId: string, since: Date): Promise<FeedPosition | null> {
     const [first] = await this.transactions.query<{ tx_id: string; id: string }>(
       `SELECT e.tx_id::text, (e.id - 1)::text AS id FROM event_outbox e
-       WHERE e.workspace_id = $1 AND e.occurred_at >= $2 AND ${BEHIND_HORIZON}
-       ORDER BY e.tx_id, e.id LIMIT 1`,
-      [workspaceId, since],
+       WHERE ${AFTER_IN_WORKSPACE} AND e.occurred_at >= $4
+       ORDER BY ${FEED_ORDER} LIMIT 1`,
+      [workspaceId, '0', '0', since],
     );
     if (first) return { txId: first.tx_id, eventId: first.id };
     const [last] = await this.transactions.query<{ tx_id: string; id: string }>(
       `SELECT e.tx_id::text, e.id::text FROM event_outbox e
-       WHERE e.workspace_id = $1 AND ${BEHIND_HORIZON}
-       ORDER BY e.tx_id DESC, e.id DESC LIMIT 1`,
-      [workspaceId],
+       WHERE ${AFTER_IN_WORKSPACE}
+       ORDER BY e.workspace_id DESC, e.tx_id DESC, e.id DESC LIMIT 1`,
+      [workspaceId, '0', '0'],
     );
     return last ? { txId: last.tx_id, eventId: last.id } : null;
   }
