@@ -171,8 +171,13 @@ describe('change feed (GET /v2/events)', () => {
   describe('scopes', () => {
     it('shows a token only the events of the areas it may read', async () => {
       const notesOnly = await t.tokenFor(ws.workspaceId, [SCOPES.noteRead]);
-      const notes = await feedReader(() => t, () => notesOnly).until((events) => events.some((e) => e.id.note_id === noteId));
+      const reader = feedReader(() => t, () => notesOnly);
+      const notes = await reader.until((events) => events.some((e) => e.id.note_id === noteId));
       expect(new Set(notes.map((e) => e.event_type))).toEqual(new Set(['note.created']));
+      // A short filtered page moves the cursor past the events it walked (the task's, created after the note), not only to the last note.
+      const position = JSON.parse(Buffer.from(reader.cursor!.split('.')[0], 'base64url').toString()).p as { tx: string; id: string };
+      const [task] = await db().query(`SELECT tx_id::text AS tx, id::text AS id FROM event_outbox WHERE entity_id->>'task_id' = $1`, [taskId]);
+      expect(BigInt(position.tx) > BigInt(task.tx) || (position.tx === task.tx && BigInt(position.id) >= BigInt(task.id))).toBe(true);
 
       const recordsAndTasks = await t.tokenFor(ws.workspaceId, [SCOPES.recordPermissionRead, SCOPES.taskReadWrite]);
       const both = await feedReader(() => t, () => recordsAndTasks, { limit: 1000 }).until((events) => events.some((e) => e.id.task_id === taskId));

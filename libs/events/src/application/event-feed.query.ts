@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, EVENT_READ_SCOPES, type EventType, ForbiddenError } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
 import { wireEvent } from '@workbase/webhooks';
 import { compareFeedPositions, FEED_START, type FeedPosition } from '../domain/feed-position';
 import { isEveryEventType, readableEventTypes } from '../domain/readable-event-types';
@@ -32,7 +33,10 @@ export interface FeedPage {
  */
 @Injectable()
 export class EventFeedQuery {
-  constructor(private readonly repository: EventFeedRepository) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly repository: EventFeedRepository,
+  ) {}
 
   async page(workspaceId: string, request: FeedPageRequest): Promise<FeedPage> {
     const types = readableEventTypes(request.scopes, request.eventTypes);
@@ -41,11 +45,20 @@ export class EventFeedQuery {
       const needed = [...new Set(unreadable.map((type) => EVENT_READ_SCOPES[type]))];
       throw new ForbiddenError(`event_type: this token may not read ${unreadable.join(', ')} events; they need the scope${needed.length > 1 ? 's' : ''} ${needed.join(', ')}.`, { field: 'event_type', missing_scopes: needed });
     }
-    const start = request.start;
+    const filter = isEveryEventType(types) ? null : types;
+    const read = () => this.read(workspaceId, request.start, filter, request.limit);
+    // Filtered (by type or by the token's scopes), a short page moves the cursor past the other
+    // events it walked, to the last event behind the horizon: so a reader of a rare type does not
+    // walk them again at every poll. That position must be taken from the same snapshot as the
+    // page (a later one may see events the page did not), hence one REPEATABLE READ transaction.
+    return filter ? this.transactions.run(read, 'REPEATABLE READ') : read();
+  }
+
+  private async read(workspaceId: string, start: FeedStart, filter: readonly EventType[] | null, limit: number): Promise<FeedPage> {
     let from = FEED_START;
     if (start && 'after' in start) from = start.after;
-    else if (start) from = (await this.repository.positionBefore(workspaceId, start.since)) ?? FEED_START;
-    const rows = await this.repository.eventsAfter(workspaceId, from, isEveryEventType(types) ? null : types, request.limit);
+    else if (start) from = (await this.repository.lastPositionBefore(workspaceId, start.since)) ?? FEED_START;
+    const rows = await this.repository.eventsAfter(workspaceId, from, filter, limit);
     // Checked after the read: retention deletes a prefix of the feed and records it in the same
     // transaction, so if nothing past `from` had been deleted by now, the read above missed nothing.
     const pruned = await this.repository.prunedThrough(workspaceId);
@@ -56,9 +69,11 @@ export class EventFeedQuery {
       throw new DomainError('cursor_expired', `since: events at or after ${start.since.toISOString()} are older than the retention period (EVENT_RETENTION_DAYS) and some were deleted; start later or without since.`, { field: 'since' });
     }
     const last = rows.at(-1);
+    let next = last ? { txId: last.tx_id, eventId: last.id } : from;
+    if (filter && rows.length < limit) next = (await this.repository.lastPositionAfter(workspaceId, next)) ?? next;
     return {
       events: rows.map((row) => Object.assign(wireEvent(row), { event_id: row.id, occurred_at: row.occurred_at.toISOString() })),
-      next: last ? { txId: last.tx_id, eventId: last.id } : from,
+      next,
     };
   }
 }

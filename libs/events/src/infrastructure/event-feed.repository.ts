@@ -64,19 +64,23 @@ export class EventFeedRepository {
    * A walk of the workspace's events up to the first one (no index on `occurred_at`: every write
    * would pay for it, and a reader asks for `since` once).
    */
-  async positionBefore(workspaceId: string, since: Date): Promise<FeedPosition | null> {
+  async lastPositionBefore(workspaceId: string, since: Date): Promise<FeedPosition | null> {
     const [first] = await this.transactions.query<{ tx_id: string; id: string }>(
       `SELECT e.tx_id::text, (e.id - 1)::text AS id FROM event_outbox e
        WHERE ${AFTER_IN_WORKSPACE} AND e.occurred_at >= $4
        ORDER BY ${FEED_ORDER} LIMIT 1`,
       [workspaceId, '0', '0', since],
     );
-    if (first) return { txId: first.tx_id, eventId: first.id };
+    return first ? { txId: first.tx_id, eventId: first.id } : this.lastPositionAfter(workspaceId, { txId: '0', eventId: '0' });
+  }
+
+  /** The workspace's last event after `after` and behind the horizon (any type); null when there is none. */
+  async lastPositionAfter(workspaceId: string, after: FeedPosition): Promise<FeedPosition | null> {
     const [last] = await this.transactions.query<{ tx_id: string; id: string }>(
       `SELECT e.tx_id::text, e.id::text FROM event_outbox e
        WHERE ${AFTER_IN_WORKSPACE}
        ORDER BY e.workspace_id DESC, e.tx_id DESC, e.id DESC LIMIT 1`,
-      [workspaceId, '0', '0'],
+      [workspaceId, after.txId, after.eventId],
     );
     return last ? { txId: last.tx_id, eventId: last.id } : null;
   }
