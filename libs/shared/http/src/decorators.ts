@@ -31,8 +31,15 @@ export function RequireScopes(...scopes: Scope[]): MethodDecorator & ClassDecora
     ApiSecurity('basic'),
     ApiSecurity('oauth2', scopes),
     ApiExtension('x-required-scopes', scopes),
+    tokenAnswers(`Token lacks a required scope: ${scopes.join(', ') || 'none'}`),
+  );
+}
+
+/** The 401/403/429 answers of a route that needs a token (`forbidden`: why a 403). */
+function tokenAnswers(forbidden: string): MethodDecorator & ClassDecorator {
+  return applyDecorators(
     ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'Missing, invalid, revoked or expired token (`auth_error`, `unauthorized`)' }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: `Token lacks a required scope: ${scopes.join(', ') || 'none'}` }),
+    ApiForbiddenResponse({ type: ApiErrorResponse, description: forbidden }),
     ApiTooManyRequestsResponse({ type: ApiErrorResponse, description: 'Rate limit exceeded; `Retry-After` holds an HTTP date' }),
   );
 }
@@ -52,9 +59,7 @@ export function RequireAnyScope(...scopes: Scope[]): MethodDecorator & ClassDeco
     ...scopes.map((scope) => ApiSecurity('oauth2', [scope])),
     ApiExtension('x-required-scopes', scopes),
     ApiExtension('x-required-scopes-match', 'any'),
-    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'Missing, invalid, revoked or expired token (`auth_error`, `unauthorized`)' }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: `Token has none of the scopes ${scopes.join(', ')}` }),
-    ApiTooManyRequestsResponse({ type: ApiErrorResponse, description: 'Rate limit exceeded; `Retry-After` holds an HTTP date' }),
+    tokenAnswers(`Token has none of the scopes ${scopes.join(', ')}`),
   );
 }
 
