@@ -8,6 +8,8 @@
  *   BENCH_EVENTS=200000 BENCH_NOISE_EVENTS=200000 BENCH_ROUNDS=5 BENCH_LATENCY_SAMPLES=50 (the defaults)
  *   smoke run: BENCH_EVENTS=5000 BENCH_NOISE_EVENTS=5000 BENCH_ROUNDS=1 BENCH_LATENCY_SAMPLES=5 BENCH_NO_WRITE=1
  *   BENCH_CPU_PROF=/tmp/prof: the service under --cpu-prof; its top self-time entries printed
+ *   BENCH_WRITE_TRANSACTIONS=3000: the write cost of the feed's index (outbox inserts of 1 event per
+ *   transaction, 4 writers, with the index and without it, alternating)
  *
  * The service runs in a process of its own in its default configuration (rate limits counted in
  * PostgreSQL, info logs; bench/service-process.ts); the reader, the bare side and the latency
@@ -26,6 +28,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const NOISE_EVENTS = Number(process.env.BENCH_NOISE_EVENTS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 50);
+const WRITE_TRANSACTIONS = Number(process.env.BENCH_WRITE_TRANSACTIONS ?? 3000);
 const PAGE = 1000;
 
 /** The service's page statement (libs/events/src/infrastructure/event-feed.repository.ts), every event type. */
@@ -122,6 +125,32 @@ runPairBench({ database: 'workbase_bench_events' }, async ({ pool, service }) =>
     delays.push(performance.now() - committed);
   }
 
+  // What the feed's index costs a write: one-event transactions into the outbox, with and without it.
+  const writes = async (): Promise<number> => {
+    const start = performance.now();
+    await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        const client = await pool.connect();
+        try {
+          for (let i = 0; i < WRITE_TRANSACTIONS / 4; i++) {
+            await client.query(`INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor) VALUES ($1::uuid, 'task.created', jsonb_build_object('workspace_id', $1::text, 'task_id', gen_random_uuid()), '{"type":"system","id":null}')`, [service.workspaceId]);
+          }
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    return WRITE_TRANSACTIONS / ((performance.now() - start) / 1000);
+  };
+  const writeRates: { indexed: number[]; bare: number[] } = { indexed: [], bare: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    writeRates.indexed.push(await writes());
+    await pool.query('DROP INDEX event_outbox_workspace_commit_order');
+    writeRates.bare.push(await writes());
+    await pool.query('CREATE INDEX event_outbox_workspace_commit_order ON event_outbox (workspace_id, tx_id, id)');
+  }
+  process.stdout.write(`writes/s with the index ${writeRates.indexed.map(Math.round).join(', ')}; without ${writeRates.bare.map(Math.round).join(', ')}\n`);
+
   // The plan of a page in the middle of the workspace's events.
   const middle = (await pool.query(`SELECT e.tx_id::text AS tx, e.id::text AS id FROM event_outbox e WHERE e.workspace_id = $1 ORDER BY e.tx_id, e.id OFFSET $2 LIMIT 1`, [service.workspaceId, Math.floor(expected / 2)])).rows[0] as { tx: string; id: string };
   const plan = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${PAGE_SQL}`, [service.workspaceId, middle.tx, middle.id, PAGE])).rows.map((row: Record<string, string>) => row['QUERY PLAN']);
@@ -137,6 +166,8 @@ runPairBench({ database: 'workbase_bench_events' }, async ({ pool, service }) =>
     `| service, \`GET /v2/events?limit=${PAGE}\` following \`next_cursor\` | ${Math.round(serviceRate)} | ${rates.service.map(Math.round).join(', ')} |`,
     `| bare: the same keyset statement through \`pg\` | ${Math.round(bareRate)} | ${rates.bare.map(Math.round).join(', ')} |`,
     `| **ratio service / bare** | **${(serviceRate / bareRate).toFixed(2)}** | |`,
+    '',
+    `Write cost of the index: ${WRITE_TRANSACTIONS} one-event outbox transactions by 4 writers, with it ${Math.round(median(writeRates.indexed))}/s (${writeRates.indexed.map(Math.round).join(', ')}), without it ${Math.round(median(writeRates.bare))}/s (${writeRates.bare.map(Math.round).join(', ')}): ${(median(writeRates.indexed) / median(writeRates.bare)).toFixed(2)}×.`,
     '',
     `Commit to readable (a reader polling every 5 ms, ${LATENCY_SAMPLES} events): p50 ${pct(delays, 50).toFixed(1)} ms, p95 ${pct(delays, 95).toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms.`,
     '',
