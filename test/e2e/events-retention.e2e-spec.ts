@@ -81,4 +81,23 @@ describe('change feed retention', () => {
     await get(`/v2/events?since=${new Date(Date.now() - 60_000).toISOString()}`, other.token).expect(200);
   });
 
+
+  it('sweeps as soon as it is started (as the worker and the API with RUN_WORKER start it), until stopped', async () => {
+    const young = await createRecord('people', { name: 'Swept, G' });
+    // Everything aged (a prefix stops at the first young event, and the first test left one).
+    await db().query(`UPDATE event_outbox SET occurred_at = occurred_at - interval '40 days'`);
+    const [last] = await db().query(`SELECT e.tx_id::text, e.id::text FROM event_outbox e ORDER BY e.tx_id DESC, e.id DESC LIMIT 1`);
+    await moveFanOutTo(last);
+    const retention = t.app.get(EventRetention);
+    retention.start();
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await db().query(`SELECT count(*)::int AS n FROM event_outbox WHERE entity_id->>'record_id' = $1`, [young]))[0].n > 0) {
+        if (Date.now() > deadline) throw new Error('the started sweep did not delete the aged event');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await retention.stop();
+    }
+  });
 });

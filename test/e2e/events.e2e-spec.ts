@@ -1,5 +1,6 @@
 import { CursorCodec } from '@workbase/shared/http';
 import { EVENT_TYPES, SCOPES } from '@workbase/shared/kernel';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { bearerRequests, expectEachRefused } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
@@ -127,6 +128,31 @@ describe('change feed (GET /v2/events)', () => {
     expect(ours.every((e) => e.id.workspace_id === ws.workspaceId)).toBe(true);
     const theirIds = new Set(theirs.map((e) => e.event_id));
     expect(ours.filter((e) => theirIds.has(e.event_id))).toEqual([]);
+  });
+
+  it('holds an event back while an older transaction anywhere on the database runs, and shows it, in order, once that one ends', async () => {
+    const reader = feedReader(() => t, () => ws.token, { event_type: 'record.created' });
+    await reader.until((events) => events.some((e) => e.id.record_id === personId));
+    // An older transaction holds the horizon: it has an id (it wrote) and stays open.
+    const holder = new Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      const behind = await createRecord('people', { name: 'Behind, Horizon' });
+      // Committed, acknowledged, and not yet readable: a reader that saw it now could later miss
+      // an event of the older transaction at a position before it.
+      for (let i = 0; i < 5; i++) {
+        expect(await reader.catchUp()).toEqual([]);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      await holder.query('ROLLBACK');
+      // Then readable (within ~100 ms here; other suites' transactions on the cluster may add to it).
+      const events = await reader.until((read) => read.some((e) => e.id.record_id === behind));
+      expect(events.filter((e) => e.id.record_id === behind)).toHaveLength(1);
+    } finally {
+      await holder.end();
+    }
   });
 
   describe('since', () => {
