@@ -143,7 +143,7 @@ describe('change feed (GET /v2/events)', () => {
       // Committed, acknowledged, and not yet readable: a reader that saw it now could later miss
       // an event of the older transaction at a position before it.
       for (let i = 0; i < 5; i++) {
-        expect(await reader.catchUp()).toEqual([]);
+        expect((await reader.catchUp()).filter((e) => e.id.record_id === behind)).toEqual([]);
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
       await holder.query('ROLLBACK');
