@@ -5,7 +5,7 @@ import { Controller, Get, Module, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from '../../libs/shared/http/src/metadata';
+import { ANY_SCOPE_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from '../../libs/shared/http/src/metadata';
 import { useTestApp, useWorkspace } from '../support/suite';
 import type { TestApp } from '../support/test-app';
 
@@ -29,6 +29,8 @@ interface Route {
   readonly method: string;
   readonly path: string;
   readonly scopes: readonly string[] | undefined;
+  /** One of `scopes` is enough (`RequireAnyScope`). */
+  readonly anyScope: boolean;
   readonly isPublic: boolean;
 }
 
@@ -48,10 +50,11 @@ function registeredRoutes(t: TestApp): Route[] {
         if (path === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
         const scopes = Reflect.getMetadata(REQUIRED_SCOPES_KEY, handler) ?? Reflect.getMetadata(REQUIRED_SCOPES_KEY, type);
+        const anyScope = Boolean(Reflect.getMetadata(ANY_SCOPE_KEY, handler) ?? Reflect.getMetadata(ANY_SCOPE_KEY, type));
         const isPublic = Boolean(Reflect.getMetadata(PUBLIC_ROUTE_KEY, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE_KEY, type));
         for (const one of [path].flat()) {
           const full = `/${[prefix, one].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
-          routes.push({ controller: type.name, handler: name, method, path: full, scopes, isPublic });
+          routes.push({ controller: type.name, handler: name, method, path: full, scopes, anyScope, isPublic });
         }
       }
     }
@@ -107,7 +110,7 @@ describe('route access declarations', () => {
 
   it('documents every scoped route in OpenAPI with its scopes, security and error responses', async () => {
     const doc = (await t.http().get('/openapi.json').expect(200)).body as {
-      paths: Record<string, Record<string, { 'x-required-scopes'?: string[]; security?: Record<string, string[]>[]; responses: Record<string, unknown> }>>;
+      paths: Record<string, Record<string, { 'x-required-scopes'?: string[]; 'x-required-scopes-match'?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> }>>;
     };
     const missing: string[] = [];
     for (const route of routes.filter((r) => !r.isPublic)) {
@@ -117,7 +120,10 @@ describe('route access declarations', () => {
         continue;
       }
       expect({ route: route.path, scopes: operation['x-required-scopes'] }).toEqual({ route: route.path, scopes: route.scopes });
-      expect(operation.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: route.scopes }]));
+      // All of the scopes: one OAuth 2.0 requirement naming them all; any one of them: one requirement each.
+      const oauth2 = route.anyScope ? (route.scopes ?? []).map((scope) => ({ oauth2: [scope] })) : [{ oauth2: route.scopes }];
+      expect(operation.security).toEqual(expect.arrayContaining([{ bearer: [] }, ...oauth2]));
+      expect({ route: route.path, match: operation['x-required-scopes-match'] }).toEqual({ route: route.path, match: route.anyScope ? 'any' : undefined });
       for (const status of ['401', '403']) expect({ route: `${route.method} ${route.path}`, status, has: status in operation.responses }).toEqual({ route: `${route.method} ${route.path}`, status, has: true });
     }
     expect(missing).toEqual([]);

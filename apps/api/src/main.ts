@@ -3,6 +3,7 @@ import { IssueTokenUseCase, CreateWorkspaceUseCase, WorkspaceLookup } from '@wor
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
+import { EventRetention } from '@workbase/events';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
@@ -62,7 +63,10 @@ async function main(): Promise<void> {
     server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
     // A request's headers may take as long as the connection may idle, plus a margin.
     server.headersTimeout = config.httpKeepAliveTimeoutMs + 1_000;
-    if (config.runWorker) await app.get(WebhookWorker).start();
+    if (config.runWorker) {
+      await app.get(WebhookWorker).start();
+      app.get(EventRetention).start();
+    }
     exitWhenDatabaseIsLost(database, config, logger);
     announce.info(
       { url: config.baseUrl, docs: `${config.baseUrl}/docs`, database: describeDatabase(database, config), worker: config.runWorker },

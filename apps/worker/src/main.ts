@@ -3,6 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { PinoNestLogger } from '@workbase/shared/http';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
+import { EventRetention } from '@workbase/events';
 import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../shared/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     await runMigrations(database.url, { progress: (line) => logger.info(line) });
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
     await app.get(WebhookWorker).start();
+    app.get(EventRetention).start();
     exitWhenDatabaseIsLost(database, config, logger);
     announcer(format).info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
   } catch (error) {

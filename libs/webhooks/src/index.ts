@@ -12,3 +12,4 @@ export {
 } from './domain/event-types';
 export { type SubscriptionFilter, type FilterCondition } from './domain/subscription-filter';
 export { type WebhookStatus } from './domain/webhook';
+export { wireEvent, type StoredEvent } from './domain/wire-event';

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       seedDemoWorkspace: true,
       webhookAllowPrivateTargets: false,
       sql: { statementTimeoutMs: 30_000, maxRows: 10_000, maxResultBytes: 33_554_432, poolSize: 4, workspaceConcurrency: 2 },
+      eventRetentionDays: 30,
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
     expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
@@ -40,7 +41,9 @@ describe('loadConfig', () => {
       SQL_POOL_SIZE: '6',
       SQL_WORKSPACE_CONCURRENCY: '3',
       SQL_MAX_RESULT_BYTES: '1048576',
+      EVENT_RETENTION_DAYS: '7',
     });
+    expect(config.eventRetentionDays).toBe(7);
     expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3, maxResultBytes: 1_048_576 });
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
@@ -74,6 +77,8 @@ describe('loadConfig', () => {
     ['SQL_WORKSPACE_CONCURRENCY', 'many', /SQL_WORKSPACE_CONCURRENCY/],
     ['SQL_MAX_RESULT_BYTES', '100', /SQL_MAX_RESULT_BYTES/],
     ['SQL_MAX_RESULT_BYTES', '32MB', /SQL_MAX_RESULT_BYTES/],
+    ['EVENT_RETENTION_DAYS', '0', /EVENT_RETENTION_DAYS/],
+    ['EVENT_RETENTION_DAYS', '1.5', /EVENT_RETENTION_DAYS/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

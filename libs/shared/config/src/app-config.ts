@@ -146,6 +146,10 @@ class EnvironmentVariables {
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' })
   CURSOR_SECRET?: string;
 
+  /** Days the change feed (GET /v2/events) keeps events; older ones are deleted once webhook fan-out has passed them. */
+  @IntegerVar(1, 3650)
+  EVENT_RETENTION_DAYS?: number;
+
   /** Statement timeout of POST /v2/sql queries, in milliseconds (libs/sql/README.md). */
   @IntegerVar(1)
   SQL_STATEMENT_TIMEOUT_MS?: number;
@@ -202,6 +206,8 @@ export interface AppConfig {
   readonly webhookAllowPrivateTargets: boolean;
   readonly runWorker: boolean;
   readonly webhooks: WebhookDeliveryConfig;
+  /** Days the change feed keeps events (EVENT_RETENTION_DAYS; libs/events/README.md). */
+  readonly eventRetentionDays: number;
   /**
    * Key that signs pagination cursors (libs/shared/http/src/cursor.ts). When CURSOR_SECRET is
    * unset, a random key is drawn at boot: cursors then stop working across a restart or between
@@ -304,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       circuitOpenMs: parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000,
       circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 600_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000),
     },
+    eventRetentionDays: parsed.EVENT_RETENTION_DAYS ?? 30,
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     metrics: { token: parsed.METRICS_TOKEN || null, open: parsed.METRICS_PUBLIC ?? parsed.NODE_ENV !== 'production' },
     secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,

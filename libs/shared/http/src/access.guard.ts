@@ -3,12 +3,12 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ForbiddenError, grants, type Scope, UnauthenticatedError } from '@workbase/shared/kernel';
 import type { AuthContext } from './auth-context';
-import { ADMIN_ONLY_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
+import { ADMIN_ONLY_KEY, ANY_SCOPE_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
 
 /**
  * The one guard that decides access to every route: public routes pass, undeclared routes are
  * denied, declared ones need a valid token (Bearer, or Basic with the token as username, as the
- * reference API accepts) that carries every declared scope.
+ * reference API accepts) that carries every declared scope (or one of them, with `RequireAnyScope`).
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['bearer', 'basic']) {
@@ -25,7 +25,11 @@ export class AccessGuard extends AuthGuard(['bearer', 'basic']) {
     await super.canActivate(context);
     const auth = context.switchToHttp().getRequest<{ user: AuthContext }>().user;
     const missing = required.filter((scope) => !grants(auth.scopes, scope));
-    if (missing.length > 0) {
+    if (this.reflector.getAllAndOverride<boolean>(ANY_SCOPE_KEY, targets)) {
+      if (missing.length === required.length) {
+        throw new ForbiddenError(`You do not have the necessary permissions: this request needs one of the scopes ${required.join(', ')}.`, { missing_scopes: missing });
+      }
+    } else if (missing.length > 0) {
       throw new ForbiddenError(
         `You do not have the necessary permissions: this request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
         { missing_scopes: missing },

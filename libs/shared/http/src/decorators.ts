@@ -18,7 +18,7 @@ import {
 import type { Scope } from '@workbase/shared/kernel';
 import type { AuthContext } from './auth-context';
 import { ApiErrorResponse } from './error-response';
-import { ADMIN_ONLY_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
+import { ADMIN_ONLY_KEY, ANY_SCOPE_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
 
 /**
  * Declares the scopes a handler needs (all of them) and documents them in OpenAPI. The global
@@ -31,9 +31,35 @@ export function RequireScopes(...scopes: Scope[]): MethodDecorator & ClassDecora
     ApiSecurity('basic'),
     ApiSecurity('oauth2', scopes),
     ApiExtension('x-required-scopes', scopes),
+    tokenAnswers(`Token lacks a required scope: ${scopes.join(', ') || 'none'}`),
+  );
+}
+
+/** The 401/403/429 answers of a route that needs a token (`forbidden`: why a 403). */
+function tokenAnswers(forbidden: string): MethodDecorator & ClassDecorator {
+  return applyDecorators(
     ApiUnauthorizedResponse({ type: ApiErrorResponse, description: 'Missing, invalid, revoked or expired token (`auth_error`, `unauthorized`)' }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: `Token lacks a required scope: ${scopes.join(', ') || 'none'}` }),
+    ApiForbiddenResponse({ type: ApiErrorResponse, description: forbidden }),
     ApiTooManyRequestsResponse({ type: ApiErrorResponse, description: 'Rate limit exceeded; `Retry-After` holds an HTTP date' }),
+  );
+}
+
+/**
+ * Declares scopes of which the token needs any one (a read that filters what it answers by the
+ * token's scopes, such as the change feed), and documents them: `x-required-scopes` lists them,
+ * `x-required-scopes-match: any` says one suffices, and each is an alternative OAuth 2.0 security
+ * requirement (OpenAPI's "any of").
+ */
+export function RequireAnyScope(...scopes: Scope[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(REQUIRED_SCOPES_KEY, scopes),
+    SetMetadata(ANY_SCOPE_KEY, true),
+    ApiBearerAuth('bearer'),
+    ApiSecurity('basic'),
+    ...scopes.map((scope) => ApiSecurity('oauth2', [scope])),
+    ApiExtension('x-required-scopes', scopes),
+    ApiExtension('x-required-scopes-match', 'any'),
+    tokenAnswers(`Token has none of the scopes ${scopes.join(', ')}`),
   );
 }
 

@@ -25,6 +25,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   not_implemented: HttpStatus.NOT_IMPLEMENTED,
   internal_error: HttpStatus.INTERNAL_SERVER_ERROR,
   service_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+  cursor_expired: HttpStatus.GONE,
 };
 
 /** The reference API's `type` field, derived from the status. */

@@ -1,3 +1,5 @@
 export const REQUIRED_SCOPES_KEY = 'workbase:required-scopes';
 export const PUBLIC_ROUTE_KEY = 'workbase:public-route';
 export const ADMIN_ONLY_KEY = 'workbase:admin-only';
+/** Set with REQUIRED_SCOPES_KEY by `RequireAnyScope`: one of the declared scopes is enough. */
+export const ANY_SCOPE_KEY = 'workbase:any-scope';

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'not_implemented',
   'internal_error',
   'service_unavailable',
+  // The change feed's cursor (or `since`) points before the oldest event still retained: start again.
+  'cursor_expired',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,6 @@
 import type { DomainEvent } from './domain-event';
-import { EVENT_CATALOGUE, EVENT_TYPES, isEventType } from './event-catalogue';
+import { EVENT_CATALOGUE, EVENT_READ_SCOPES, EVENT_TYPES, isEventType } from './event-catalogue';
+import { isScope } from './scopes';
 
 const actor = { type: 'system', id: null } as const;
 
@@ -50,5 +51,30 @@ describe('event catalogue', () => {
       { eventType: 'task.created', workspaceId: 'w', id: { workspace_id: 'w', note_id: 'n' }, actor },
     ];
     expect(events.every((event) => isEventType(event.eventType))).toBe(false);
+  });
+
+  it('gives every event type one read scope, of its own area', () => {
+    expect(Object.keys(EVENT_READ_SCOPES).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      const scope = EVENT_READ_SCOPES[type];
+      expect({ type, scope, known: isScope(scope), read: scope.endsWith(':read') }).toEqual({ type, scope, known: true, read: true });
+    }
+    const areas: Array<[RegExp, string]> = [
+      [/^record\./, 'record_permission:read'],
+      [/^list-entry\./, 'list_entry:read'],
+      [/^(list|list-attribute)\./, 'list_configuration:read'],
+      [/^object-attribute\./, 'object_configuration:read'],
+      [/^(note|note-content)\./, 'note:read'],
+      [/^task\./, 'task:read'],
+      [/^comment\./, 'comment:read'],
+      [/^call-recording\./, 'call_recording:read'],
+      [/^workspace-member\./, 'user_management:read'],
+      [/^(activity|activity-attribute)\./, 'activity_configuration:read'],
+      [/^activity-record\./, 'activity_record:read'],
+    ];
+    for (const type of EVENT_TYPES) {
+      const area = areas.find(([pattern]) => pattern.test(type));
+      expect({ type, scope: area?.[1] }).toEqual({ type, scope: EVENT_READ_SCOPES[type] });
+    }
   });
 });

@@ -6,6 +6,8 @@
  * it. An event name that is not here does not compile.
  */
 
+import type { Scope } from './scopes';
+
 /** `id` of the record families: the container's id and the record's (entry's) id. */
 interface ObjectRecordId { readonly object_id: string; readonly record_id: string }
 interface ListEntryId { readonly list_id: string; readonly entry_id: string }
@@ -130,6 +132,48 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: CheckedDefinition<T> 
   'activity-attribute.updated': ACTIVITY,
   'activity-record.created': ACTIVITY,
   'activity-record.deleted': ACTIVITY,
+};
+
+/**
+ * The scope a token needs to read events of each type (the change feed, `GET /v2/events`, shows a
+ * token only the events of the areas it may read). Typed over every event type, so a new event
+ * type does not compile until it says which area it belongs to.
+ */
+export const EVENT_READ_SCOPES: { readonly [T in EventType]: Scope } = {
+  'call-recording.created': 'call_recording:read',
+  'comment.created': 'comment:read',
+  'comment.resolved': 'comment:read',
+  'comment.unresolved': 'comment:read',
+  'comment.deleted': 'comment:read',
+  'list.created': 'list_configuration:read',
+  'list.updated': 'list_configuration:read',
+  'list.deleted': 'list_configuration:read',
+  'list-attribute.created': 'list_configuration:read',
+  'list-attribute.updated': 'list_configuration:read',
+  'list-entry.created': 'list_entry:read',
+  'list-entry.updated': 'list_entry:read',
+  'list-entry.deleted': 'list_entry:read',
+  'object-attribute.created': 'object_configuration:read',
+  'object-attribute.updated': 'object_configuration:read',
+  'note.created': 'note:read',
+  'note-content.updated': 'note:read',
+  'note.updated': 'note:read',
+  'note.deleted': 'note:read',
+  'record.created': 'record_permission:read',
+  'record.merged': 'record_permission:read',
+  'record.updated': 'record_permission:read',
+  'record.deleted': 'record_permission:read',
+  'task.created': 'task:read',
+  'task.updated': 'task:read',
+  'task.deleted': 'task:read',
+  'workspace-member.created': 'user_management:read',
+  'activity.created': 'activity_configuration:read',
+  'activity.updated': 'activity_configuration:read',
+  'activity.deleted': 'activity_configuration:read',
+  'activity-attribute.created': 'activity_configuration:read',
+  'activity-attribute.updated': 'activity_configuration:read',
+  'activity-record.created': 'activity_record:read',
+  'activity-record.deleted': 'activity_record:read',
 };
 
 /** Every event type, in catalogue order. */

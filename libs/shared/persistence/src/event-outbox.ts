@@ -7,7 +7,10 @@ export const OUTBOX_CHANNEL = 'workbase_outbox';
 
 /**
  * The transactional outbox: a use case records its events in the same transaction as the change
- * they describe, so an event exists if and only if the change committed. Delivery reads the table.
+ * they describe, so an event exists if and only if the change committed. Webhook fan-out and the
+ * change feed (libs/events, `GET /v2/events`) read the table in `(tx_id, id)` order behind the
+ * commit horizon; the feed's retention sweep is its only deleter, and never deletes a row the
+ * fan-out's cursor (`webhook_dispatch_cursor`) has not passed.
  */
 @Injectable()
 export class EventOutbox {

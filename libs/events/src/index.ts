@@ -1,0 +1,2 @@
+export { EventsModule, EventRetentionModule } from './events.module';
+export { EventRetention } from './application/event-retention';
