@@ -27,6 +27,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       DATABASE_URL: 'postgres://u:p@db:5432/workbase',
+      DATABASE_DIRECT_URL: 'postgres://u:p@db-direct:5432/workbase',
       BASE_URL: 'https://api.example.com/',
       RATE_LIMIT_ENABLED: 'false',
       RATE_LIMIT_STORE: 'memory',
@@ -41,6 +42,7 @@ describe('loadConfig', () => {
       SQL_WORKSPACE_CONCURRENCY: '3',
     });
     expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3 });
+    expect(config.databaseDirectUrl).toBe('postgres://u:p@db-direct:5432/workbase');
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
       port: 8080,
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
     ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
     ['SQL_POOL_SIZE', '0', /SQL_POOL_SIZE/],
     ['SQL_WORKSPACE_CONCURRENCY', 'many', /SQL_WORKSPACE_CONCURRENCY/],
+    ['DATABASE_DIRECT_URL', 'postgres://u:p@db:5432/workbase', /DATABASE_DIRECT_URL: needs DATABASE_URL/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { ClientBase } from 'pg';
 import { NotificationListener } from './notification-listener';
@@ -21,6 +22,16 @@ export interface InvalidatedCache {
   reset(): void;
 }
 
+/** How often the listening connection proves its path with a notification of its own. */
+export const PROBE_INTERVAL_MS = 2_000;
+/** A probe not received within this long means the channel is silent: the caches are bypassed. */
+export const PROBE_DEADLINE_MS = 2_000;
+/** Probes remembered while unanswered (a silent channel answers none; the oldest is what counts). */
+const MAX_UNANSWERED = 16;
+
+/** Payload prefix of a probe (the triggers' payloads are `auth:` or `schema:`). */
+const PROBE_PREFIX = 'probe:';
+
 /**
  * Keeps this process's caches of rows that other processes change, across replicas.
  *
@@ -33,22 +44,53 @@ export interface InvalidatedCache {
  *   returns, so a change is dropped from this process's caches before the request that made it
  *   answers. Without that, the next request of the same client could race the dedicated
  *   connection's delivery and see what it just revoked.
+ *
+ * A connection that is up may still hear nothing: a pooler in transaction mode runs the LISTEN on
+ * whichever server connection it picks, then hands that one to other clients, and drops the
+ * notifications that arrive for it in between (PgBouncer logs "got packet 'A' from server when
+ * not linked"). So the dedicated connection proves its path: every PROBE_INTERVAL_MS this process
+ * sends a notification of its own through the pool (`probe:<process>:<n>`), and the caches serve
+ * only once one sent since the connection came up has arrived, and only while none is older than
+ * PROBE_DEADLINE_MS unanswered. PostgreSQL delivers a session's notifications in commit order, so
+ * a probe that arrived vouches for every change committed before it. A silent channel bypasses
+ * every cache, with one WARN naming the cause, until a probe arrives again.
  */
 export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(CacheInvalidations.name);
   private readonly caches = new Map<InvalidationTopic, Set<InvalidatedCache>>(TOPICS.map((topic) => [topic, new Set()]));
   private listener: NotificationListener | null = null;
-  private live = false;
+  private connected = false;
+  /** A probe sent since the connection came up has arrived, and none is overdue. */
+  private proven = false;
+  /** Said once per silence, so that a silent channel is one WARN line, not one every probe. */
+  private silenceReported = false;
+  private readonly processId = randomUUID();
+  private probeSeq = 0;
+  /** Probes sent and not yet received, oldest first: [sequence number, sent at]. */
+  private unanswered: Array<[number, number]> = [];
+  private probeTimer: NodeJS.Timeout | null = null;
+  private sendProbe: ((payload: string) => Promise<unknown>) | null = null;
 
-  constructor(private readonly connectionString: string) {}
+  /** `listenUrl`: a session the pooler does not share (DATABASE_DIRECT_URL when set). */
+  constructor(private readonly listenUrl: string) {}
 
   /** True while every committed change is sure to reach this process's caches. */
   get isLive(): boolean {
-    return this.live;
+    return this.connected && this.proven;
   }
 
   register(topic: InvalidationTopic, cache: InvalidatedCache): void {
     this.caches.get(topic)!.add(cache);
+  }
+
+  /**
+   * How probes are sent: through the application's pool (PersistenceModule), that is by another
+   * path than the listening connection's own, as every other process's changes are. A session's
+   * own notifications come back to it even through a transaction-mode pooler, so a probe sent on
+   * the listening connection would prove nothing.
+   */
+  probeThrough(send: (channel: string, payload: string) => Promise<unknown>): void {
+    this.sendProbe = (payload) => send(INVALIDATIONS_CHANNEL, payload);
   }
 
   /**
@@ -64,30 +106,75 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
 
   async onApplicationBootstrap(): Promise<void> {
     this.listener = new NotificationListener({
-      connectionString: this.connectionString,
+      connectionString: this.listenUrl,
       applicationName: 'workbase-cache-invalidations',
       channels: [INVALIDATIONS_CHANNEL],
-      onNotification: (_channel, payload) => this.deliver(payload),
+      onNotification: (_channel, payload) => (payload.startsWith(PROBE_PREFIX) ? this.probeArrived(payload) : this.deliver(payload)),
       onConnected: () => {
         this.resetAll();
-        this.live = true;
+        this.connected = true;
+        this.proven = false;
+        this.unanswered = [];
+        this.probe();
       },
       onDisconnected: () => {
-        this.live = false;
+        this.connected = false;
         this.resetAll();
       },
       onError: (message) => this.logger.warn(`cache invalidations: ${message}; caches bypassed until it is back`),
     });
+    this.probeTimer = setInterval(() => this.probe(), PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
     await this.listener.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.live = false;
+    this.connected = false;
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = null;
     await this.listener?.stop();
     this.listener = null;
   }
 
-  /** `<topic>:<workspace id>`, as the triggers write it. */
+  /** Judges the oldest unanswered probe, then sends the next one. */
+  private probe(): void {
+    if (!this.connected || !this.sendProbe) return;
+    const now = Date.now();
+    const oldest = this.unanswered[0];
+    if (oldest && now - oldest[1] > PROBE_DEADLINE_MS) {
+      if (this.proven) {
+        this.proven = false;
+        this.resetAll();
+      }
+      if (!this.silenceReported) {
+        this.silenceReported = true;
+        this.logger.warn(
+          `cache invalidations: the listening connection has not received its own notification within ${PROBE_DEADLINE_MS} ms; ` +
+            'the channel is silent (a pooler in transaction mode drops notifications: set DATABASE_DIRECT_URL to a session that bypasses it); ' +
+            'caches bypassed until one arrives',
+        );
+      }
+    }
+    const seq = ++this.probeSeq;
+    this.unanswered.push([seq, now]);
+    if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.splice(1, 1); // keeps the oldest: it is the one judged
+    // A probe that could not be sent (the database away) is never received: it turns overdue, as it should.
+    void this.sendProbe(`${PROBE_PREFIX}${this.processId}:${seq}`).catch(() => undefined);
+  }
+
+  private probeArrived(payload: string): void {
+    const [processId, seqText] = payload.slice(PROBE_PREFIX.length).split(':');
+    if (processId !== this.processId || !this.connected) return; // another process's probe
+    const seq = Number(seqText);
+    this.unanswered = this.unanswered.filter(([sent]) => sent > seq);
+    if (this.proven) return;
+    this.resetAll();
+    this.proven = true;
+    if (this.silenceReported) this.logger.log('cache invalidations: the listening connection hears its notifications again; caches back on');
+    this.silenceReported = false;
+  }
+
+  /** `<topic>:<workspace id>`, as the triggers write it; probes are ignored here (pooled sessions hear them too). */
   private deliver(payload: string): void {
     const separator = payload.indexOf(':');
     const topic = payload.slice(0, separator) as InvalidationTopic;

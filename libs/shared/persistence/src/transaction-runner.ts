@@ -13,19 +13,37 @@ type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 @Injectable()
 export class TransactionRunner {
   private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readCommittedByDefault: Promise<boolean> | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Runs `work` in a transaction, READ COMMITTED unless `isolation` says otherwise. Every pooled
-   * connection starts with READ COMMITTED as its default (PersistenceModule), so the default case
-   * sends no `SET TRANSACTION` of its own: one round trip less on every write.
+   * Runs `work` in a transaction, READ COMMITTED unless `isolation` says otherwise. That is
+   * PostgreSQL's default, so the default case sends no `SET TRANSACTION` of its own (one round trip
+   * less on every write) once this process has seen that the server's default is indeed READ
+   * COMMITTED; an operator who changed it (for the role or the database) gets an explicit level on
+   * every transaction. The level is not pinned per connection with a startup `options` parameter:
+   * poolers such as PgBouncer refuse that parameter, and a pooled server connection is not ours.
    */
-  run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
+  async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return work(outer);
     const inContext = (manager: EntityManager) => this.current.run(manager, () => work(manager));
-    return isolation && isolation !== 'READ COMMITTED' ? this.dataSource.transaction(isolation, inContext) : this.dataSource.transaction(inContext);
+    const level = isolation ?? 'READ COMMITTED';
+    if (level === 'READ COMMITTED' && (await this.serverDefaultIsReadCommitted())) return this.dataSource.transaction(inContext);
+    return this.dataSource.transaction(level, inContext);
+  }
+
+  /** Asked once per process (again after a failed ask); the default cannot change under a running service without a reconnect anyway. */
+  private serverDefaultIsReadCommitted(): Promise<boolean> {
+    this.readCommittedByDefault ??= this.dataSource.query('SHOW default_transaction_isolation').then(
+      (rows: Array<{ default_transaction_isolation: string }>) => rows[0]?.default_transaction_isolation === 'read committed',
+      () => {
+        this.readCommittedByDefault = null;
+        return false;
+      },
+    );
+    return this.readCommittedByDefault;
   }
 
   /** The transaction's manager inside `run`, the pool's outside it. */
