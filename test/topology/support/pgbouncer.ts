@@ -82,7 +82,7 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
       break;
     } catch (error) {
       await probe.end().catch(() => undefined);
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`pgbouncer did not start: ${(error as Error).message}\n${log()}`);
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`pgbouncer did not start: ${(error as Error).message}\n${log()}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
