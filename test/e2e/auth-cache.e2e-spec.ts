@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createApp } from '../../apps/api/src/app.factory';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { within } from '../support/timing';
 
 /**
  * Token grants are cached per process and dropped, in every process, when tokens, members or
@@ -34,16 +35,6 @@ describe('token grant cache across replicas', () => {
 
   const selfOn = async (app: NestExpressApplication, token: string) =>
     (await request(app.getHttpServer()).get('/v2/self').set('Authorization', `Bearer ${token}`).expect(200)).body as { active: boolean };
-
-  /** Polls `check` every 20 ms until it holds, for at most `ms`; returns how long it took. */
-  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return Date.now() - started;
-  }
 
   it('refuses a token revoked through one replica on the other within a second', async () => {
     const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);

@@ -11,6 +11,7 @@ import { MIGRATIONS } from '../../libs/shared/persistence/src';
 import { createApp } from '../../apps/api/src/app.factory';
 import { FAST_WEBHOOK_ENV, waitFor } from '../e2e/webhooks.helpers';
 import { freePort, killService, type ServiceProcess, spawnService, untilReady } from '../support/processes';
+import { within } from '../support/timing';
 import { type Pg15Cluster, startPg15 } from './support/pg15';
 import { type PgBouncer, type PoolMode, startPgBouncer } from './support/pgbouncer';
 
@@ -19,16 +20,6 @@ const SCIM_PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 /** The start lock DeliveryQueue.start takes (withStartLock: hashtext of this). */
 const QUEUE_START_LOCK = 'pgboss.webhook-delivery';
 const SILENT_CHANNEL = 'has not received its own notification';
-
-/** Polls `check` every 20 ms until it holds, for at most `ms`; returns how long it took. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Date.now() - started;
-}
 
 /**
  * Workbase behind Debian's PgBouncer with a stock configuration, in transaction and in session
