@@ -23,9 +23,14 @@ export interface InvalidatedCache {
 }
 
 /** How often the listening connection proves its path with a notification of its own. */
-export const PROBE_INTERVAL_MS = 2_000;
-/** A probe not received within this long means the channel is silent: the caches are bypassed. */
-export const PROBE_DEADLINE_MS = 2_000;
+export const PROBE_INTERVAL_MS = 1_000;
+/**
+ * A probe not received within this long means the channel is silent: the caches are bypassed.
+ * A channel that goes silent is caught within PROBE_INTERVAL_MS + PROBE_DEADLINE_MS + a tick.
+ */
+export const PROBE_DEADLINE_MS = 1_500;
+/** How often overdue probes are looked for. */
+const PROBE_TICK_MS = 250;
 /** Probes remembered while unanswered (a silent channel answers none; the oldest is what counts). */
 const MAX_UNANSWERED = 16;
 
@@ -48,10 +53,10 @@ const PROBE_PREFIX = 'probe:';
  * A connection that is up may still hear nothing: a pooler in transaction mode runs the LISTEN on
  * whichever server connection it picks, then hands that one to other clients, and drops the
  * notifications that arrive for it in between (PgBouncer logs "got packet 'A' from server when
- * not linked"). So the dedicated connection proves its path: every PROBE_INTERVAL_MS this process
+ * not linked"). So the dedicated connection proves its path: every PROBE_INTERVAL_MS (1 s) this process
  * sends a notification of its own through the pool (`probe:<process>:<n>`), and the caches serve
  * only once one sent since the connection came up has arrived, and only while none is older than
- * PROBE_DEADLINE_MS unanswered. PostgreSQL delivers a session's notifications in commit order, so
+ * PROBE_DEADLINE_MS (1.5 s) unanswered. PostgreSQL delivers a session's notifications in commit order, so
  * a probe that arrived vouches for every change committed before it. A silent channel bypasses
  * every cache, with one WARN naming the cause, until a probe arrives again.
  */
@@ -66,6 +71,7 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
   private silenceReported = false;
   private readonly processId = randomUUID();
   private probeSeq = 0;
+  private lastProbeAt = 0;
   /** Probes sent and not yet received, oldest first: [sequence number, sent at]. */
   private unanswered: Array<[number, number]> = [];
   private probeTimer: NodeJS.Timeout | null = null;
@@ -115,6 +121,7 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
         this.connected = true;
         this.proven = false;
         this.unanswered = [];
+        this.lastProbeAt = 0;
         this.probe();
       },
       onDisconnected: () => {
@@ -123,7 +130,7 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
       },
       onError: (message) => this.logger.warn(`cache invalidations: ${message}; caches bypassed until it is back`),
     });
-    this.probeTimer = setInterval(() => this.probe(), PROBE_INTERVAL_MS);
+    this.probeTimer = setInterval(() => this.probe(), PROBE_TICK_MS);
     this.probeTimer.unref();
     await this.listener.start();
   }
@@ -136,7 +143,7 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
     this.listener = null;
   }
 
-  /** Judges the oldest unanswered probe, then sends the next one. */
+  /** Judges the oldest unanswered probe, then sends the next one when it is time. */
   private probe(): void {
     if (!this.connected || !this.sendProbe) return;
     const now = Date.now();
@@ -155,6 +162,8 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
         );
       }
     }
+    if (now - this.lastProbeAt < PROBE_INTERVAL_MS) return;
+    this.lastProbeAt = now;
     const seq = ++this.probeSeq;
     this.unanswered.push([seq, now]);
     if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.splice(1, 1); // keeps the oldest: it is the one judged
