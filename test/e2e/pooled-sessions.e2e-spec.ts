@@ -1,4 +1,4 @@
-import { LOCK_WAIT_NOTICE_MS, runMigrations, TransactionRunner } from '@workbase/shared/persistence';
+import { LOCK_WAIT_NOTICE_MS, runMigrations, TransactionRunner, withStartLock } from '@workbase/shared/persistence';
 import { Client } from 'pg';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
@@ -40,6 +40,29 @@ describe('sessions a pooler can share', () => {
     expect(await runMigrations(db.url)).toEqual([]);
     const { rows } = await db.client.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('a start lock holds for as long as its work runs, even where idle transactions are ended after 300 ms', async () => {
+    const database = (await db.client.query<{ name: string }>('SELECT current_database() AS name')).rows[0].name;
+    await db.client.query(`ALTER DATABASE ${db.client.escapeIdentifier(database)} SET idle_in_transaction_session_timeout = '300ms'`);
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      const tryLock = async () => (await other.query<{ got: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('test.start-lock')) AS got`)).rows[0].got;
+      const heldThroughout = await withStartLock(db.url, 'test.start-lock', 'test', async () => {
+        const seen: boolean[] = [];
+        for (let i = 0; i < 4; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          seen.push(await tryLock());
+        }
+        return seen;
+      }, () => undefined);
+      expect(heldThroughout).toEqual([false, false, false, false]);
+      expect(await tryLock()).toBe(true);
+    } finally {
+      await other.end();
+      await db.client.query(`ALTER DATABASE ${db.client.escapeIdentifier(database)} RESET idle_in_transaction_session_timeout`);
+    }
   });
 
   it('runs READ COMMITTED transactions although the server default was changed, and sends no options startup parameter', async () => {

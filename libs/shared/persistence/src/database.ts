@@ -94,7 +94,8 @@ export async function withStartLock<T>(url: string, key: string | number, what: 
   const lock = standaloneClient({ connectionString: url, application_name: 'workbase-start-lock' });
   await lock.connect();
   try {
-    await lock.query('BEGIN');
+    // The transaction stays idle while `work` runs on other connections: a server-wide idle-in-transaction timeout must not end it (and free the lock) half-way.
+    await lock.query(`BEGIN; SELECT set_config('idle_in_transaction_session_timeout', '0', true)`);
     const granted = lock.query(typeof key === 'number' ? 'SELECT pg_advisory_xact_lock($1)' : 'SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
     const notice = setTimeout(() => onWaiting(`waiting for the ${what} lock: another process holds it (starting at the same time, or hung)`), LOCK_WAIT_NOTICE_MS);
     try {
