@@ -34,7 +34,7 @@ export class TransactionRunner {
     return this.dataSource.transaction(level, inContext);
   }
 
-  /** Asked once per process (again after a failed ask); the default cannot change under a running service without a reconnect anyway. */
+  /** Asked once per process (again after a failed ask): changing the server's default later takes a restart of the processes to be seen. */
   private serverDefaultIsReadCommitted(): Promise<boolean> {
     this.readCommittedByDefault ??= this.dataSource.query('SHOW default_transaction_isolation').then(
       (rows: Array<{ default_transaction_isolation: string }>) => rows[0]?.default_transaction_isolation === 'read committed',
