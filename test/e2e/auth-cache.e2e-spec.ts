@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { RevokeTokenUseCase } from '@workbase/access';
 import { createLogger } from '@workbase/shared/http';
-import { CacheInvalidations, PROBE_DEADLINE_MS, PROBE_INTERVAL_MS, withDatabase } from '@workbase/shared/persistence';
+import { CacheInvalidations, PROBE_DEADLINE_MS, PROBE_INTERVAL_MS, SILENT_PROBE_INTERVAL_MS, withDatabase } from '@workbase/shared/persistence';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createApp } from '../../apps/api/src/app.factory';
@@ -129,7 +129,7 @@ describe('token grant cache across replicas', () => {
         }
       }
     }
-    await within(PROBE_INTERVAL_MS * 2 + 1000, async () => replica.get(CacheInvalidations).isLive);
+    await within(SILENT_PROBE_INTERVAL_MS + 1000, async () => replica.get(CacheInvalidations).isLive);
   });
 
   it('serves grants from memory, trusts none while its listening connection is down, and empties the cache', async () => {

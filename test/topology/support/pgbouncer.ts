@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../support/processes';
@@ -15,6 +15,7 @@ export interface PgBouncer {
   /** `postgres://<user>:…@127.0.0.1:<port>/<database>`: the database entry of the ini. */
   url(): string;
   log(): string;
+  /** Ends it, and removes its folder (ini, auth file, log). */
   stop(): Promise<void>;
 }
 
@@ -91,14 +92,16 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
     url,
     log,
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        // runuser forwards nothing reliably: signal PgBouncer itself, by its pid file.
-        process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
-      } catch {
-        child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          // runuser forwards nothing reliably: signal PgBouncer itself, by its pid file.
+          process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
+        } catch {
+          child.kill('SIGTERM');
+        }
+        await exited;
       }
-      await exited;
+      rmSync(folder, { recursive: true, force: true });
     },
   };
 }

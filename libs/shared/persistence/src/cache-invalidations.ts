@@ -29,13 +29,15 @@ export const PROBE_INTERVAL_MS = 1_000;
  * A channel that goes silent is caught within PROBE_INTERVAL_MS + PROBE_DEADLINE_MS + a tick.
  */
 export const PROBE_DEADLINE_MS = 1_500;
+/**
+ * While the channel is silent, probes go out this seldom: behind a transaction-mode pooler none
+ * will arrive, and each one is a warning line in the pooler's log.
+ */
+export const SILENT_PROBE_INTERVAL_MS = 5_000;
 /** How often overdue probes are looked for. */
 const PROBE_TICK_MS = 250;
 /** Probes remembered while unanswered (a silent channel answers none; the oldest is what counts). */
 const MAX_UNANSWERED = 16;
-
-/** Payload prefix of a probe (the triggers' payloads are `auth:` or `schema:`). */
-const PROBE_PREFIX = 'probe:';
 
 /**
  * Keeps this process's caches of rows that other processes change, across replicas.
@@ -54,7 +56,8 @@ const PROBE_PREFIX = 'probe:';
  * whichever server connection it picks, then hands that one to other clients, and drops the
  * notifications that arrive for it in between (PgBouncer logs "got packet 'A' from server when
  * not linked"). So the dedicated connection proves its path: every PROBE_INTERVAL_MS (1 s) this process
- * sends a notification of its own through the pool (`probe:<process>:<n>`), and the caches serve
+ * sends a notification through the pool on a channel only its own listening connection listens to
+ * (`workbase_probe_<process>`, so that no other session, pooled or not, receives it), and the caches serve
  * only once one sent since the connection came up has arrived, and only while none is older than
  * PROBE_DEADLINE_MS (1.5 s) unanswered. PostgreSQL delivers a session's notifications in commit order, so
  * a probe that arrived vouches for every change committed before it. A silent channel bypasses
@@ -69,7 +72,8 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
   private proven = false;
   /** Said once per silence, so that a silent channel is one WARN line, not one every probe. */
   private silenceReported = false;
-  private readonly processId = randomUUID();
+  /** This process's probe channel: notifications are delivered to a session in commit order across all its channels. */
+  private readonly probeChannel = `workbase_probe_${randomUUID().replace(/-/g, '')}`;
   private probeSeq = 0;
   private lastProbeAt = 0;
   /** Probes sent and not yet received, oldest first: [sequence number, sent at]. */
@@ -96,7 +100,7 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
    * the listening connection would prove nothing.
    */
   probeThrough(send: (channel: string, payload: string) => Promise<unknown>): void {
-    this.sendProbe = (payload) => send(INVALIDATIONS_CHANNEL, payload);
+    this.sendProbe = (payload) => send(this.probeChannel, payload);
   }
 
   /**
@@ -114,8 +118,8 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
     this.listener = new NotificationListener({
       connectionString: this.listenUrl,
       applicationName: 'workbase-cache-invalidations',
-      channels: [INVALIDATIONS_CHANNEL],
-      onNotification: (_channel, payload) => (payload.startsWith(PROBE_PREFIX) ? this.probeArrived(payload) : this.deliver(payload)),
+      channels: [INVALIDATIONS_CHANNEL, this.probeChannel],
+      onNotification: (channel, payload) => (channel === this.probeChannel ? this.probeArrived(payload) : this.deliver(payload)),
       onConnected: () => {
         this.resetAll();
         this.connected = true;
@@ -162,19 +166,18 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
         );
       }
     }
-    if (now - this.lastProbeAt < PROBE_INTERVAL_MS) return;
+    if (now - this.lastProbeAt < (this.silenceReported ? SILENT_PROBE_INTERVAL_MS : PROBE_INTERVAL_MS)) return;
     this.lastProbeAt = now;
     const seq = ++this.probeSeq;
     this.unanswered.push([seq, now]);
     if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.splice(1, 1); // keeps the oldest: it is the one judged
     // A probe that could not be sent (the database away) is never received: it turns overdue, as it should.
-    void this.sendProbe(`${PROBE_PREFIX}${this.processId}:${seq}`).catch(() => undefined);
+    void this.sendProbe(String(seq)).catch(() => undefined);
   }
 
   private probeArrived(payload: string): void {
-    const [processId, seqText] = payload.slice(PROBE_PREFIX.length).split(':');
-    if (processId !== this.processId || !this.connected) return; // another process's probe
-    const seq = Number(seqText);
+    if (!this.connected) return;
+    const seq = Number(payload);
     this.unanswered = this.unanswered.filter(([sent]) => sent > seq);
     if (this.proven) return;
     this.resetAll();
@@ -183,7 +186,7 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
     this.silenceReported = false;
   }
 
-  /** `<topic>:<workspace id>`, as the triggers write it; probes are ignored here (pooled sessions hear them too). */
+  /** `<topic>:<workspace id>`, as the triggers write it. */
   private deliver(payload: string): void {
     const separator = payload.indexOf(':');
     const topic = payload.slice(0, separator) as InvalidationTopic;
