@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -203,6 +204,45 @@ describe('behind PgBouncer', () => {
       expect(await within(1000, async () => (await statusOn(1)) === 401)).toBeLessThan(1000);
       const listed = await fetch(`${bases[1]}/scim/v2/Users/${memberId}`, { headers: auth() });
       expect(((await listed.json()) as { active: boolean }).active).toBe(false);
+    });
+
+    it('drops a change from its own caches before the change\'s request answers, even with its listening connection frozen', async () => {
+      // The API with DATABASE_DIRECT_URL (transaction mode) or whose pooled connections are sessions (session mode).
+      const api = apis[1];
+      let frozen: number[] = [];
+      if (mode === 'transaction') {
+        // Its own direct connections, by their local ports (`ss -p`): the listening one among them is frozen (SIGSTOP),
+        // so that only the committing transaction's own LISTEN can tell the process in time.
+        const ports = execFileSync('ss', ['-Htnp', 'state', 'established', `( dport = :${cluster.port} )`], { encoding: 'utf8' })
+          .split('\n')
+          .filter((line) => line.includes(`pid=${api.child.pid},`))
+          .map((line) => Number(/127\.0\.0\.1:(\d+)\s+127\.0\.0\.1:\d+/.exec(line)?.[1]));
+        frozen = (await direct.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations' AND client_port = ANY($1::int[])`, [ports])).rows.map((row) => row.pid);
+        expect(frozen).toHaveLength(1);
+      }
+      const silentBefore = api.output().split(SILENT_CHANNEL).length;
+      const refusedAtOnce: boolean[] = [];
+      for (let i = 0; i < 10; i++) {
+        const memberId = (await fixtures.get(CreateMemberUseCase).execute({ workspaceId, email: `own-${i}@${mode}.pooled.test`, accessLevel: 'member' })).memberId;
+        const memberToken = (await fixtures.get(IssueTokenUseCase).execute({ workspaceId, scopes: ALL_SCOPES, name: 'own', authorizedByMemberId: memberId })).accessToken;
+        const statusOn = () => send(1, 'GET', '/v2/objects', undefined, memberToken).then((response) => response.status);
+        expect([await statusOn(), await statusOn()]).toEqual([200, 200]); // in this API's cache
+        for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+        try {
+          const patched = await fetch(`${bases[1]}/scim/v2/Users/${memberId}`, {
+            method: 'PATCH',
+            headers: { ...auth(), 'Content-Type': 'application/scim+json' },
+            body: JSON.stringify({ schemas: [SCIM_PATCH], Operations: [{ op: 'replace', value: { active: false } }] }),
+          });
+          expect(patched.status).toBe(200);
+          refusedAtOnce.push((await statusOn()) === 401);
+        } finally {
+          for (const pid of frozen) process.kill(pid, 'SIGCONT');
+        }
+      }
+      expect(refusedAtOnce).toEqual(Array.from({ length: 10 }, () => true));
+      // Each freeze was shorter than a probe's deadline: the caches stayed on, so the answers came from them.
+      expect(api.output().split(SILENT_CHANNEL).length).toBe(silentBefore);
     });
 
     it('delivers record.created for every record written through both APIs', async () => {

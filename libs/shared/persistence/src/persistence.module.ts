@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CacheInvalidations } from './cache-invalidations';
 import { EventOutbox } from './event-outbox';
-import { TransactionRunner } from './transaction-runner';
+import { LISTEN_IN_EACH_TRANSACTION, TransactionRunner } from './transaction-runner';
 
 export interface PersistenceOptions {
   readonly url: string;
@@ -41,6 +41,7 @@ export class PersistenceModule {
       ],
       providers: [
         TransactionRunner,
+        { provide: LISTEN_IN_EACH_TRANSACTION, useValue: Boolean(options.directUrl) },
         EventOutbox,
         {
           provide: CacheInvalidations,
