@@ -80,6 +80,8 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
   private unanswered: Array<[number, number]> = [];
   private probeTimer: NodeJS.Timeout | null = null;
   private sendProbe: ((payload: string) => Promise<unknown>) | null = null;
+  /** Why the last probe could not be sent (the database away, the pool exhausted), to name the cause of a silence. */
+  private probeSendError: string | null = null;
 
   /** `listenUrl`: a session the pooler does not share (DATABASE_DIRECT_URL when set). */
   constructor(private readonly listenUrl: string) {}
@@ -159,11 +161,10 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
       }
       if (!this.silenceReported) {
         this.silenceReported = true;
-        this.logger.warn(
-          `cache invalidations: the listening connection has not received its own notification within ${PROBE_DEADLINE_MS} ms; ` +
-            'the channel is silent (a pooler in transaction mode drops notifications: set DATABASE_DIRECT_URL to a session that bypasses it); ' +
-            'caches bypassed until one arrives',
-        );
+        const cause = this.probeSendError
+          ? `its probe could not be sent (${this.probeSendError})`
+          : 'the channel is silent (a pooler in transaction mode drops notifications: set DATABASE_DIRECT_URL to a session that bypasses it)';
+        this.logger.warn(`cache invalidations: the listening connection has not received its own notification within ${PROBE_DEADLINE_MS} ms; ${cause}; caches bypassed until one arrives`);
       }
     }
     if (now - this.lastProbeAt < (this.silenceReported ? SILENT_PROBE_INTERVAL_MS : PROBE_INTERVAL_MS)) return;
@@ -172,7 +173,10 @@ export class CacheInvalidations implements OnApplicationBootstrap, OnModuleDestr
     this.unanswered.push([seq, now]);
     if (this.unanswered.length > MAX_UNANSWERED) this.unanswered.splice(1, 1); // keeps the oldest: it is the one judged
     // A probe that could not be sent (the database away) is never received: it turns overdue, as it should.
-    void this.sendProbe(String(seq)).catch(() => undefined);
+    void this.sendProbe(String(seq)).then(
+      () => (this.probeSendError = null),
+      (error: unknown) => (this.probeSendError = error instanceof Error ? error.message : String(error)),
+    );
   }
 
   private probeArrived(payload: string): void {
