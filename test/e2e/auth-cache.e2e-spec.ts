@@ -1,11 +1,13 @@
+import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { RevokeTokenUseCase } from '@workbase/access';
 import { createLogger } from '@workbase/shared/http';
-import { CacheInvalidations } from '@workbase/shared/persistence';
+import { CacheInvalidations, PROBE_DEADLINE_MS, PROBE_INTERVAL_MS, SILENT_PROBE_INTERVAL_MS, withDatabase } from '@workbase/shared/persistence';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createApp } from '../../apps/api/src/app.factory';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
+import { within } from '../support/timing';
 
 /**
  * Token grants are cached per process and dropped, in every process, when tokens, members or
@@ -33,16 +35,6 @@ describe('token grant cache across replicas', () => {
 
   const selfOn = async (app: NestExpressApplication, token: string) =>
     (await request(app.getHttpServer()).get('/v2/self').set('Authorization', `Bearer ${token}`).expect(200)).body as { active: boolean };
-
-  /** Polls `check` every 20 ms until it holds, for at most `ms`; returns how long it took. */
-  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return Date.now() - started;
-  }
 
   it('refuses a token revoked through one replica on the other within a second', async () => {
     const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);
@@ -85,6 +77,61 @@ describe('token grant cache across replicas', () => {
       }
     }
   });
+  it('bypasses every cache while its listening connection, though connected, hears nothing, and says so once', async () => {
+    // A listening connection that is up but deaf, as behind a transaction-mode pooler: here it
+    // LISTENs in another database of the same server, where no notification of this one arrives.
+    const deafDatabase = `deaf_${Date.now()}`;
+    await pg.query(`CREATE DATABASE ${deafDatabase}`);
+    const warnings: string[] = [];
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(function (this: Logger, message: unknown) {
+      if ((this as unknown as { context?: string }).context === CacheInvalidations.name) warnings.push(String(message));
+    });
+    const deaf = await createApp({ ...t.config, databaseDirectUrl: withDatabase(t.database.url, deafDatabase) }, t.database.url, createLogger('silent'));
+    try {
+      const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);
+      expect((await selfOn(deaf, token)).active).toBe(true);
+      // Long enough for several probes to go unanswered: the caches never go live, and one WARN names the cause.
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS * 2 + PROBE_DEADLINE_MS));
+      expect(deaf.get(CacheInvalidations).isLive).toBe(false);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/not received its own notification within \d+ ms.*DATABASE_DIRECT_URL.*caches bypassed/);
+      // Revoked with no notice at all: a cache would still hold the grant; the bypass reads the database.
+      await pg.query('ALTER TABLE api_tokens DISABLE TRIGGER api_tokens_invalidate_auth');
+      try {
+        await pg.query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = sha256($1::bytea)`, [Buffer.from(token)]);
+        expect((await selfOn(deaf, token)).active).toBe(false);
+      } finally {
+        await pg.query('ALTER TABLE api_tokens ENABLE TRIGGER api_tokens_invalidate_auth');
+      }
+      // The same process with a listener that hears proves its path within a probe's round trip.
+      expect(replica.get(CacheInvalidations).isLive).toBe(true);
+    } finally {
+      warn.mockRestore();
+      await deaf.close();
+      await pg.query(`DROP DATABASE IF EXISTS ${deafDatabase} WITH (FORCE)`);
+    }
+  });
+
+  it('stops serving from its caches when its listening session goes silent, and serves again once it hears its probe', async () => {
+    const listeners = (await pg.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'workbase-cache-invalidations' AND datname = current_database()`)).rows.map((row: { pid: number }) => row.pid);
+    expect(replica.get(CacheInvalidations).isLive).toBe(true);
+    // Frozen backends: the connections stay up, but no notification reaches either process.
+    for (const pid of listeners) process.kill(pid, 'SIGSTOP');
+    try {
+      const silentAfter = await within(PROBE_INTERVAL_MS * 2 + PROBE_DEADLINE_MS + 1000, async () => !replica.get(CacheInvalidations).isLive);
+      expect(silentAfter).toBeGreaterThan(0);
+    } finally {
+      for (const pid of listeners) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // already gone: nothing to resume
+        }
+      }
+    }
+    await within(SILENT_PROBE_INTERVAL_MS + 1000, async () => replica.get(CacheInvalidations).isLive);
+  });
+
   it('serves grants from memory, trusts none while its listening connection is down, and empties the cache', async () => {
     const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);
     expect((await selfOn(replica, token)).active).toBe(true);

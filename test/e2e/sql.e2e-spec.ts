@@ -347,7 +347,7 @@ describe('SQL endpoint', () => {
       const answer = await rows(inbound);
       expect(answer).toHaveLength(1);
       expect(sent).toHaveLength(1);
-      expect(sent[0]).toMatch(/^BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;[^]*pg_try_advisory_xact_lock[^]*;\nPREPARE (wb_statement_\d+) AS [^]*'Inbound'::text[^]*;\nEXECUTE \1;\nROLLBACK$/);
+      expect(sent[0]).toMatch(/^BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY;[^]*pg_try_advisory_xact_lock[^]*;\nPREPARE (wb_[0-9a-f]{8}_\d+) AS [^]*'Inbound'::text[^]*;\nEXECUTE \1;\nROLLBACK$/);
       // Sent again until every connection of the endpoint's pool has met it: later ones only execute it, with the same answer.
       const executed: string[] = [];
       for (let i = 0; i < 12; i++) {
@@ -357,7 +357,7 @@ describe('SQL endpoint', () => {
         if (!sent[0].includes('PREPARE')) executed.push(sent[0]);
       }
       expect(executed.length).toBeGreaterThan(0);
-      for (const message of executed) expect(message).toMatch(/;\nEXECUTE wb_statement_\d+;\nROLLBACK$/);
+      for (const message of executed) expect(message).toMatch(/;\nEXECUTE wb_[0-9a-f]{8}_\d+;\nROLLBACK$/);
 
       sent.length = 0;
       await sql('SELECT 1 / 0').expect(400);
@@ -371,7 +371,7 @@ describe('SQL endpoint', () => {
       // connection), the 65th distinct statement deallocates the least recently run one.
       sent.length = 0;
       for (let i = 1; i <= 70; i++) expect(await rows(`SELECT ${i} AS n`)).toEqual([{ n: i }]);
-      const evictions = sent.filter((message) => /;\nDEALLOCATE wb_statement_\d+;\nPREPARE /.test(message));
+      const evictions = sent.filter((message) => /;\nDEALLOCATE wb_[0-9a-f]{8}_\d+;\nPREPARE /.test(message));
       expect(evictions.length).toBeGreaterThan(0);
       expect(await rows('SELECT 1 AS n')).toEqual([{ n: 1 }]);
 
@@ -381,6 +381,35 @@ describe('SQL endpoint', () => {
       expect(await rows(`SELECT length('${long}') AS n`)).toEqual([{ n: 40_000 }]);
       expect(sent).toHaveLength(1);
       expect(sent[0]).not.toMatch(/PREPARE|EXECUTE/);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  // Last in the file: the endpoint stops preparing for the rest of the process's life.
+  it('answers a statement whose connection lost what it prepared (a transaction-mode pooler), and prepares nothing from then on', async () => {
+    const inbound = "SELECT count(*) AS n FROM activities.acme_calls WHERE direction = 'Outbound'";
+    const answer = await rows(inbound);
+    const sent: string[] = [];
+    let swapped = 0;
+    const original = Client.prototype.query as (...a: unknown[]) => unknown;
+    const query = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if ((this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name !== 'workbase-sql') return original.apply(this, args);
+      sent.push(text);
+      // As a pooler handing this client another server connection: what it prepared is not there.
+      if (/\nEXECUTE wb_/.test(text) && !text.includes('PREPARE')) {
+        swapped++;
+        return (original.call(this, 'DEALLOCATE ALL') as Promise<unknown>).then(() => original.apply(this, args));
+      }
+      return original.apply(this, args);
+    } as never);
+    try {
+      for (let i = 0; i < 12; i++) expect(await rows(inbound)).toEqual(answer);
+      expect(swapped).toBe(1);
+      const afterwards = sent.slice(sent.findIndex((text) => /\nEXECUTE wb_/.test(text) && !text.includes('PREPARE')) + 1);
+      expect(afterwards.filter((text) => /PREPARE|EXECUTE/.test(text) && text !== 'ROLLBACK; DEALLOCATE ALL')).toEqual([]);
+      expect(await sql('SELECT 1 / 0').expect(400).then((r) => r.body.message as string)).toContain('division by zero');
     } finally {
       query.mockRestore();
     }

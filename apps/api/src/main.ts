@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     if (!config.metrics.token && !config.metrics.open) {
       logger.warn('METRICS_TOKEN is not set: /metrics answers 401 in production (set it, or METRICS_PUBLIC=true when the port is private)');
     }
-    const applied = await runMigrations(database.url, { progress: (line) => logger.info(line) });
+    const applied = await runMigrations(database.sessionUrl, { progress: (line) => logger.info(line) });
     if (applied.length > 0) logger.debug({ applied }, 'migrations applied');
     app = await createApp(config, database.url, logger);
     const announce = announcer(format);

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger, PinoNestLogger } from '@workbase/shared/http';
 import { DomainError } from '@workbase/shared/kernel';
-import { openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { type DatabaseHandle, openDatabase, runMigrations } from '@workbase/shared/persistence';
 import { AppModule } from '../../shared/src/app.module';
 import { backupDatabase, restoreDatabase } from './backup';
 import { COMMANDS, UsageError } from './commands';
@@ -22,14 +22,15 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
   if (name === 'migrate') {
-    return withDatabase(config, logger, async (url) => ({ applied: await runMigrations(url) }));
+    return withDatabase(config, logger, async ({ sessionUrl }) => ({ applied: await runMigrations(sessionUrl) }));
   }
   if (name === 'backup' || name === 'restore') {
     const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: name === 'restore' ? { replace: { type: 'boolean' } } : {} });
     if (positionals.length !== 1) throw new UsageError(`${name} takes exactly one file: npm run --silent cli -- ${name} <file>`);
     const [file] = positionals;
-    return withDatabase(config, logger, async (url) =>
-      name === 'backup' ? { ...(await backupDatabase(url, file)) } : { ...(await restoreDatabase(url, file, { replace: values.replace === true })) },
+    // A backup's snapshot and a restore's load are long transactions: a session of their own (DATABASE_DIRECT_URL) when there is a pooler.
+    return withDatabase(config, logger, async ({ sessionUrl }) =>
+      name === 'backup' ? { ...(await backupDatabase(sessionUrl, file)) } : { ...(await restoreDatabase(sessionUrl, file, { replace: values.replace === true })) },
     );
   }
   const command = COMMANDS[name];
@@ -43,8 +44,8 @@ async function main(argv: string[]): Promise<number> {
   for (const [option, spec] of Object.entries(command.options)) {
     if (spec.required && (values[option] === undefined || values[option] === '')) throw new UsageError(`--${option} is required for ${name}`);
   }
-  return withDatabase(config, logger, async (url) => {
-    await runMigrations(url);
+  return withDatabase(config, logger, async ({ url, sessionUrl }) => {
+    await runMigrations(sessionUrl);
     const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseUrl: url }), { logger: new PinoNestLogger(logger) });
     try {
       return await command.run(values, app);
@@ -57,11 +58,11 @@ async function main(argv: string[]): Promise<number> {
 async function withDatabase(
   config: ReturnType<typeof loadConfig>,
   logger: ReturnType<typeof createLogger>,
-  work: (url: string) => Promise<Record<string, unknown>>,
+  work: (database: DatabaseHandle) => Promise<Record<string, unknown>>,
 ): Promise<number> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => logger.debug(line) });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseDirectUrl: config.databaseDirectUrl, dataDir: config.dataDir, log: (line) => logger.debug(line) });
   try {
-    process.stdout.write(`${JSON.stringify(await work(database.url))}\n`);
+    process.stdout.write(`${JSON.stringify(await work(database))}\n`);
     return 0;
   } finally {
     await database.close();

@@ -40,7 +40,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        PersistenceModule.forRoot({ url: databaseUrl, poolSize: config.dbPoolSize }),
+        PersistenceModule.forRoot({ url: databaseUrl, directUrl: config.databaseDirectUrl, poolSize: config.dbPoolSize }),
         HttpKernelModule,
         AccessModule,
         WorkspaceSetupModule,

@@ -21,6 +21,7 @@ export async function openProcessDatabase(): Promise<{ config: AppConfig; format
   if (!config.databaseUrl) logger.info(`starting the embedded PostgreSQL in ${config.dataDir}`);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    databaseDirectUrl: config.databaseDirectUrl,
     dataDir: config.dataDir,
     log: (line) => logger.debug({ component: 'postgres' }, line),
     progress: (line) => logger.info(line),

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     process.exit(0);
   });
   try {
-    await runMigrations(database.url, { progress: (line) => logger.info(line) });
+    await runMigrations(database.sessionUrl, { progress: (line) => logger.info(line) });
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
     await app.get(WebhookWorker).start();
     app.get(EventRetention).start();

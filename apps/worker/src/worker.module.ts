@@ -10,7 +10,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule, EventRetentionModule],
+      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, directUrl: config.databaseDirectUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule, EventRetentionModule],
     };
   }
 }

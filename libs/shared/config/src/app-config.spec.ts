@@ -28,6 +28,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       DATABASE_URL: 'postgres://u:p@db:5432/workbase',
+      DATABASE_DIRECT_URL: 'postgres://u:p@db-direct:5432/workbase',
       BASE_URL: 'https://api.example.com/',
       RATE_LIMIT_ENABLED: 'false',
       RATE_LIMIT_STORE: 'memory',
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
     });
     expect(config.eventRetentionDays).toBe(7);
     expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3, maxResultBytes: 1_048_576 });
+    expect(config.databaseDirectUrl).toBe('postgres://u:p@db-direct:5432/workbase');
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
       port: 8080,
@@ -79,6 +81,7 @@ describe('loadConfig', () => {
     ['SQL_MAX_RESULT_BYTES', '32MB', /SQL_MAX_RESULT_BYTES/],
     ['EVENT_RETENTION_DAYS', '0', /EVENT_RETENTION_DAYS/],
     ['EVENT_RETENTION_DAYS', '1.5', /EVENT_RETENTION_DAYS/],
+    ['DATABASE_DIRECT_URL', 'postgres://u:p@db:5432/workbase', /DATABASE_DIRECT_URL: needs DATABASE_URL/],
   ])('refuses %s=%s at boot, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

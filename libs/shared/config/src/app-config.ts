@@ -28,6 +28,10 @@ class EnvironmentVariables {
   @IsOptional() @IsString()
   DATABASE_URL?: string;
 
+  /** A session connection to the same database that bypasses a pooler in DATABASE_URL (LISTEN, start-up locks). */
+  @IsOptional() @IsString()
+  DATABASE_DIRECT_URL?: string;
+
   @IsOptional() @IsString()
   DATA_DIR?: string;
 
@@ -177,6 +181,11 @@ class EnvironmentVariables {
 export interface AppConfig {
   readonly port: number;
   readonly databaseUrl: string | null;
+  /**
+   * DATABASE_DIRECT_URL: where what needs a session of its own connects (the LISTEN connections,
+   * the migration and queue start locks) when DATABASE_URL goes through a transaction-mode pooler.
+   */
+  readonly databaseDirectUrl: string | null;
   readonly dataDir: string;
   /** The service's public URL, and its one issuer: OAuth metadata `issuer`, `iss` of /v2/self and introspection. */
   readonly baseUrl: string;
@@ -269,11 +278,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  if (parsed.DATABASE_DIRECT_URL && !parsed.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (it is a direct path to the same database)');
+  }
   const port = parsed.PORT ?? 3000;
   const baseUrl = (parsed.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     databaseUrl: parsed.DATABASE_URL || null,
+    databaseDirectUrl: parsed.DATABASE_DIRECT_URL || null,
     dataDir: parsed.DATA_DIR ?? '.data',
     baseUrl,
     rateLimit: {

@@ -1,11 +1,14 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { CacheInvalidations } from './cache-invalidations';
 import { EventOutbox } from './event-outbox';
-import { TransactionRunner } from './transaction-runner';
+import { LISTEN_IN_EACH_TRANSACTION, TransactionRunner } from './transaction-runner';
 
 export interface PersistenceOptions {
   readonly url: string;
+  /** DATABASE_DIRECT_URL: a session connection bypassing a pooler in `url`, for the listening connection. */
+  readonly directUrl?: string | null;
   readonly poolSize?: number;
 }
 
@@ -17,7 +20,7 @@ export interface PersistenceOptions {
 @Module({})
 export class PersistenceModule {
   static forRoot(options: PersistenceOptions): DynamicModule {
-    const invalidations = new CacheInvalidations(options.url);
+    const invalidations = new CacheInvalidations(options.directUrl ?? options.url);
     return {
       module: PersistenceModule,
       imports: [
@@ -28,16 +31,27 @@ export class PersistenceModule {
           synchronize: false,
           migrationsRun: false,
           poolSize: options.poolSize ?? 10,
-          // READ COMMITTED is what every transaction relies on; pinning it per connection (whatever
-          // the server's default) lets TransactionRunner skip a SET TRANSACTION per write.
+          // Startup parameters are only those a pooler passes on (PgBouncer refuses `options`, so
+          // no setting is pinned per connection: TransactionRunner checks the isolation default).
           extra: {
             application_name: 'workbase',
-            options: '-c default_transaction_isolation=read\\ committed',
             onConnect: invalidations.listenOnPooledConnection,
           },
         }),
       ],
-      providers: [TransactionRunner, EventOutbox, { provide: CacheInvalidations, useValue: invalidations }],
+      providers: [
+        TransactionRunner,
+        { provide: LISTEN_IN_EACH_TRANSACTION, useValue: Boolean(options.directUrl) },
+        EventOutbox,
+        {
+          provide: CacheInvalidations,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => {
+            invalidations.probeThrough((channel, payload) => dataSource.query('SELECT pg_notify($1, $2)', [channel, payload]));
+            return invalidations;
+          },
+        },
+      ],
       exports: [TransactionRunner, EventOutbox, CacheInvalidations],
     };
   }

@@ -18,6 +18,9 @@ export const PG_ERROR_CODES = {
   untranslatableCharacter: '22P05',
   invalidPassword: '28P01',
   duplicateDatabase: '42P04',
+  /** A prepared statement this session does not have: behind a transaction-mode pooler, another server connection prepared it. */
+  missingPreparedStatement: '26000',
+  duplicatePreparedStatement: '42P05',
 } as const;
 
 export type PgErrorKind = keyof typeof PG_ERROR_CODES;

@@ -1,7 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { INVALIDATIONS_CHANNEL } from './cache-invalidations';
 import { rowsOf } from './sql-rows';
+
+/**
+ * True when pooled connections are not sure to be sessions of their own (DATABASE_DIRECT_URL is
+ * set: a pooler is in front, perhaps in transaction mode): each transaction then LISTENs for cache
+ * invalidations itself (PersistenceModule).
+ */
+export const LISTEN_IN_EACH_TRANSACTION = Symbol('LISTEN_IN_EACH_TRANSACTION');
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
@@ -13,19 +21,50 @@ type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 @Injectable()
 export class TransactionRunner {
   private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readCommittedByDefault: Promise<boolean> | null = null;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(LISTEN_IN_EACH_TRANSACTION) private readonly listenInEachTransaction: boolean = false,
+  ) {}
 
   /**
-   * Runs `work` in a transaction, READ COMMITTED unless `isolation` says otherwise. Every pooled
-   * connection starts with READ COMMITTED as its default (PersistenceModule), so the default case
-   * sends no `SET TRANSACTION` of its own: one round trip less on every write.
+   * Runs `work` in a transaction, READ COMMITTED unless `isolation` says otherwise. That is
+   * PostgreSQL's default, so the default case sends no `SET TRANSACTION` of its own (one round trip
+   * less on every write) once this process has seen that the server's default is indeed READ
+   * COMMITTED; an operator who changed it (for the role or the database) gets an explicit level on
+   * every transaction. The level is not pinned per connection with a startup `options` parameter:
+   * poolers such as PgBouncer refuse that parameter, and a pooled server connection is not ours.
    */
-  run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
+  async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return work(outer);
-    const inContext = (manager: EntityManager) => this.current.run(manager, () => work(manager));
-    return isolation && isolation !== 'READ COMMITTED' ? this.dataSource.transaction(isolation, inContext) : this.dataSource.transaction(inContext);
+    const inContext = async (manager: EntityManager) => {
+      // A session hears its own notifications before its COMMIT returns, but only if it listens:
+      // a pooled connection LISTENs when it opens (CacheInvalidations), and that is enough while
+      // it is a session of its own. Behind a transaction-mode pooler the server connection under
+      // this transaction may never have listened, so the transaction does (LISTEN takes effect at
+      // its commit, in time for its own notifications): this process drops what it changed from
+      // its caches before the change's request answers. One statement more per transaction, only
+      // with DATABASE_DIRECT_URL.
+      if (this.listenInEachTransaction) await manager.query(`LISTEN ${INVALIDATIONS_CHANNEL}`);
+      return this.current.run(manager, () => work(manager));
+    };
+    const level = isolation ?? 'READ COMMITTED';
+    if (level === 'READ COMMITTED' && (await this.serverDefaultIsReadCommitted())) return this.dataSource.transaction(inContext);
+    return this.dataSource.transaction(level, inContext);
+  }
+
+  /** Asked once per process (again after a failed ask): changing the server's default later takes a restart of the processes to be seen. */
+  private serverDefaultIsReadCommitted(): Promise<boolean> {
+    this.readCommittedByDefault ??= this.dataSource.query('SHOW default_transaction_isolation').then(
+      (rows: Array<{ default_transaction_isolation: string }>) => rows[0]?.default_transaction_isolation === 'read committed',
+      () => {
+        this.readCommittedByDefault = null;
+        return false;
+      },
+    );
+    return this.readCommittedByDefault;
   }
 
   /** The transaction's manager inside `run`, the pool's outside it. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DomainError } from '@workbase/shared/kernel';
@@ -76,6 +76,14 @@ export class SqlExecutor implements OnModuleDestroy {
   /** Per connection: what it has prepared (the join-order setting and the text → the statement's name), least recently run first. */
   private readonly preparedOn = new WeakMap<PoolClient, Map<string, string>>();
   private preparedCount = 0;
+  /**
+   * Prefix of this process's statement names: two processes behind one pooler may share a server
+   * connection, and must never find each other's statement under their own name.
+   */
+  private readonly preparedPrefix = `wb_${randomBytes(4).toString('hex')}_`;
+  /** False once a connection has lost a statement it prepared: a transaction-mode pooler is in between (see `run`). */
+  private keepPrepared = true;
+  private readonly logger = new Logger('SqlExecutor');
 
   constructor(
     private readonly dataSource: DataSource,
@@ -138,6 +146,12 @@ export class SqlExecutor implements OnModuleDestroy {
    * PREPARED_PER_CONNECTION of them, and a failed message forgets them all (`DEALLOCATE ALL`, in
    * the same round trip as its ROLLBACK), since it may have stopped before or after the PREPARE.
    *
+   * Behind a pooler in transaction mode, a client connection of the pool meets a different server
+   * connection from one transaction to the next, so a statement it prepared may be missing (or,
+   * were names shared between processes, be another's). The first time that happens the statement
+   * is run again, unprepared, and this process stops preparing: a pooling problem is never the
+   * caller's error. Names carry a per-process prefix, so no process ever executes another's.
+   *
    * `fixedJoinOrder`: the statement writes no JOIN, so the only explicit joins are the generated
    * relations' own, each a star of LEFT JOINs of value rows on the record's id. Any order of those
    * gives the same rows at every step, yet PostgreSQL searches them all: for `SELECT *` of a table
@@ -192,10 +206,10 @@ export class SqlExecutor implements OnModuleDestroy {
       const statements = this.preparedOn.get(client) ?? new Map<string, string>();
       this.preparedOn.set(client, statements);
       const text = wrappedStatement(prepared, this.maxRows, this.maxResultBytes);
-      const kept = text.length <= PREPARED_TEXT_LIMIT;
+      const kept = this.keepPrepared && text.length <= PREPARED_TEXT_LIMIT;
       const key = `${fixedJoinOrder ? 'fixed' : 'searched'}:${text}`;
       const known = kept ? statements.get(key) : undefined;
-      const name = known ?? `wb_statement_${++this.preparedCount}`;
+      const name = known ?? `${this.preparedPrefix}${++this.preparedCount}`;
       const evicted = kept && known === undefined && statements.size >= PREPARED_PER_CONNECTION ? statements.entries().next().value : undefined;
       changesPrepared = kept && known === undefined;
       // The timeout is an integer from the validated config and the workspace id a checked uuid, both safe to inline.
@@ -225,11 +239,19 @@ export class SqlExecutor implements OnModuleDestroy {
       await this.learnTypeNames(client, result.fields.map((f) => f.dataTypeID));
     } catch (error) {
       // A connection-level failure (not an error PostgreSQL reported about the statement) retires the connection.
-      const slotTaken = pgError(error)?.code === SLOT_TAKEN;
+      const failure = pgError(error);
+      const slotTaken = failure?.code === SLOT_TAKEN;
       // No free slot stops the message before it prepares anything.
       if (slotTaken) changesPrepared = false;
+      const lostPrepared = this.keepPrepared && (failure?.kind === 'missingPreparedStatement' || failure?.kind === 'duplicatePreparedStatement');
+      if (lostPrepared) changesPrepared = true; // forget what this connection's server may hold: DEALLOCATE ALL
       await finish({ failed: true, broken: error instanceof DatabaseError || error instanceof DomainError ? undefined : (error as Error) });
       if (slotTaken) throw busyWorkspace();
+      if (lostPrepared) {
+        this.keepPrepared = false;
+        this.logger.warn(`SQL statements are no longer kept prepared: a connection lost one it had prepared (${failure.message}), so a pooler in transaction mode is in between`);
+        return this.run(workspaceId, prepared, { fixedJoinOrder });
+      }
       throw this.translate(error, prepared.names);
     }
     // Answered only once the slot is free (the message's ROLLBACK): answering first would let a

@@ -56,8 +56,12 @@ export class WebhookWorker implements OnModuleDestroy {
     const options = this.dataSource.options as { url?: string };
     if (!options.url) throw new Error('WebhookWorker needs the database URL of the data source');
     const { webhooks } = this.config;
+    // LISTEN and the queue's start lock need a session: DATABASE_DIRECT_URL bypasses a pooler.
+    const sessionUrl = this.config.databaseDirectUrl ?? options.url;
     const queue = new DeliveryQueue({
       connectionString: options.url,
+      sessionConnectionString: sessionUrl,
+      onWaiting: (line) => this.logger.warn(line),
       expireInSeconds: webhooks.jobExpireSeconds,
       maintenanceIntervalSeconds: webhooks.maintenanceIntervalSeconds,
     });
@@ -95,7 +99,7 @@ export class WebhookWorker implements OnModuleDestroy {
     this.slots = slots;
     slots.start();
     this.listener = new NotificationListener({
-      connectionString: options.url,
+      connectionString: sessionUrl,
       applicationName: 'workbase-webhooks-listener',
       channels: [OUTBOX_CHANNEL, JOBS_CHANNEL],
       onNotification: (channel) => (channel === JOBS_CHANNEL ? slots.wake() : this.requestFanOut()),

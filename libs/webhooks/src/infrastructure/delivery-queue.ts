@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { rowsOf, standaloneClient } from '@workbase/shared/persistence';
+import { rowsOf, withStartLock } from '@workbase/shared/persistence';
 
 /** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
 export const JOBS_CHANNEL = 'workbase_webhook_jobs';
@@ -36,6 +36,10 @@ export type FetchedJob = PgBoss.Job<DeliveryJob> & { readonly retryCount: number
 
 export interface DeliveryQueueOptions {
   readonly connectionString: string;
+  /** Where the start lock's session connects: DATABASE_DIRECT_URL when set, else `connectionString`. */
+  readonly sessionConnectionString?: string;
+  /** Told when the start waits for another worker's start lock for more than a moment. */
+  readonly onWaiting?: (line: string) => void;
   /** Seconds a job may stay active before pg-boss takes it for a crashed worker's and retries it. */
   readonly expireInSeconds: number;
   readonly maintenanceIntervalSeconds: number;
@@ -75,19 +79,20 @@ export class DeliveryQueue {
   async start(): Promise<void> {
     await this.boss.start();
     // pg-boss 10 creates a queue by attaching a partition to its job table; two workers doing that
-    // at once on a new database can deadlock. A session advisory lock (held on a connection of
-    // its own, since the pool's connections change between statements) lets one create it while
-    // the others wait and then find it.
-    const client = standaloneClient({ connectionString: this.options.connectionString, application_name: 'workbase-webhooks' });
-    await client.connect();
-    try {
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${SCHEMA}.${DELIVERY_QUEUE}`]);
-      if (!(await this.boss.getQueue(DELIVERY_QUEUE))) {
-        await this.boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
-      }
-    } finally {
-      await client.end().catch(() => undefined); // ending the session releases the lock
-    }
+    // at once on a new database can deadlock. An advisory lock held on a connection of its own
+    // lets one create it while the others wait and then find it (withStartLock: a transaction
+    // lock, so that it also holds, and is freed, behind a transaction-mode pooler).
+    await withStartLock(
+      this.options.sessionConnectionString ?? this.options.connectionString,
+      `${SCHEMA}.${DELIVERY_QUEUE}`,
+      'webhook queue start',
+      async () => {
+        if (!(await this.boss.getQueue(DELIVERY_QUEUE))) {
+          await this.boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: this.options.expireInSeconds });
+        }
+      },
+      this.options.onWaiting ?? (() => undefined),
+    );
   }
 
   async enqueue(manager: EntityManager, jobs: readonly { data: DeliveryJob; startAfterSeconds?: number }[]): Promise<void> {
