@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, DomainError, type DomainEvent, ValidationError } from '@workbase/shared/kernel';
 import { EventOutbox, isPgError } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, type Container } from '@workbase/schema';
+import { displacedReverseLinks, mirroredLinks } from '../domain/mirror-links';
+import { uniqueClaims, uniquenessConflict } from '../domain/unique-values';
 import { planValues, type WriteMode } from '../domain/value-plan';
 import type { WriteScope } from '../domain/write-scope';
 import { RecordRepository } from '../infrastructure/record.repository';
@@ -92,13 +94,12 @@ export class ValueWriter {
       changed.push(attribute.id);
       await this.store.closeValues(who.container.workspaceId, plan.close.map((row) => row.id));
       if (attribute.isUnique) {
-        await this.store.releaseUniqueValues(who.container.workspaceId, attribute.id, plan.close.map((row) => row.key), recordId);
-        await this.claimUniqueValues(who, recordId, attribute, plan.open);
+        const { release, claim } = uniqueClaims(attribute, plan);
+        await this.store.releaseUniqueValues(who.container.workspaceId, attribute.id, release, recordId);
+        await this.claimUniqueValues(who, recordId, attribute, claim);
       }
       await this.store.openValues(who.container.workspaceId, recordId, attribute.id, plan.open, who.actor);
-      if (attribute.relationshipAttributeId) {
-        await this.mirror(who, recordId, attribute, plan.open.map((v) => v.ref!), plan.close.map((v) => v.ref!), changedElsewhere);
-      }
+      if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, mirroredLinks(attribute, plan), changedElsewhere);
     }
     await this.recordMirroredUpdates(who, changedElsewhere);
     return changed;
@@ -111,8 +112,9 @@ export class ValueWriter {
   async settleNewRecord(who: WriteScope, recordId: string, plans: ReadonlyArray<{ attribute: Attribute; open: readonly StoredValue[] }>): Promise<void> {
     const changedElsewhere = new Map<string, Set<string>>();
     for (const { attribute, open } of plans) {
-      if (attribute.isUnique) await this.claimUniqueValues(who, recordId, attribute, open);
-      if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, open.map((v) => v.ref!), [], changedElsewhere);
+      const plan = { close: [], open };
+      if (attribute.isUnique) await this.claimUniqueValues(who, recordId, attribute, uniqueClaims(attribute, plan).claim);
+      if (attribute.relationshipAttributeId) await this.mirror(who, recordId, attribute, mirroredLinks(attribute, plan), changedElsewhere);
     }
     await this.recordMirroredUpdates(who, changedElsewhere);
   }
@@ -121,21 +123,16 @@ export class ValueWriter {
   private async claimUniqueValues(who: WriteScope, recordId: string, attribute: Attribute, values: readonly StoredValue[]): Promise<void> {
     for (const value of values) {
       const holder = await this.store.claimUniqueValue(who.container.workspaceId, attribute.id, value.key, recordId);
-      if (holder) {
-        throw new ConflictError('uniqueness_conflict', `The value "${value.key}" of unique attribute "${attribute.slug}" already belongs to record ${holder}.`, {
-          attribute: attribute.slug,
-          conflicting_record_id: holder,
-        });
-      }
+      if (holder) throw uniquenessConflict(attribute, value.key, holder);
     }
   }
 
   /**
-   * Keeps both sides of a relationship in step: linking A.forward → B adds B.reverse → A, and
-   * unlinking removes it. A single-valued reverse side that pointed elsewhere (B.reverse → C) is
-   * moved, and C's forward link to B is removed with it, so no half-link remains.
+   * Keeps both sides of a relationship in step (`domain/mirror-links.ts`): linking A.forward → B
+   * adds B.reverse → A, and unlinking removes it. A single-valued reverse side that pointed
+   * elsewhere (B.reverse → C) is moved, and C's forward link to B is removed with it.
    */
-  private async mirror(who: WriteScope, recordId: string, attribute: Attribute, linked: string[], unlinked: string[], changed: Map<string, Set<string>>): Promise<void> {
+  private async mirror(who: WriteScope, recordId: string, attribute: Attribute, { linked, unlinked }: { linked: string[]; unlinked: string[] }, changed: Map<string, Set<string>>): Promise<void> {
     const reverse = await this.attributes.findById(who.container.workspaceId, attribute.relationshipAttributeId!);
     if (!reverse) return;
     const note = (record: string, attributeId: string) => changed.set(record, (changed.get(record) ?? new Set()).add(attributeId));
@@ -151,12 +148,13 @@ export class ValueWriter {
     for (const target of unlinked) await unlink(target, reverse.id, recordId);
     for (const target of linked) {
       const held = await this.store.currentValues(who.container.workspaceId, [target], [reverse.id]);
-      if (held.some((row) => row.ref === recordId)) continue;
+      const { alreadyLinked, displaced } = displacedReverseLinks(held, recordId, reverse.isMultiselect);
+      if (alreadyLinked) continue;
       if (!reverse.isMultiselect) {
-        await this.store.lockRecordsById(who.container.workspaceId, held.map((other) => other.ref).filter((ref): ref is string => ref !== null && ref !== recordId));
-        for (const other of held) {
-          await this.store.closeValues(who.container.workspaceId, [other.id]);
-          if (other.ref && other.ref !== recordId) await unlink(other.ref, attribute.id, target);
+        await this.store.lockRecordsById(who.container.workspaceId, displaced.map((d) => d.unlinkFrom).filter((ref): ref is string => ref !== null));
+        for (const { row, unlinkFrom } of displaced) {
+          await this.store.closeValues(who.container.workspaceId, [row.id]);
+          if (unlinkFrom) await unlink(unlinkFrom, attribute.id, target);
         }
       }
       await this.store.openValues(who.container.workspaceId, target, reverse.id, [{ key: recordId, ref: recordId, refType: attribute.containerId }], who.actor);
