@@ -23,6 +23,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   not_implemented: HttpStatus.NOT_IMPLEMENTED,
   internal_error: HttpStatus.INTERNAL_SERVER_ERROR,
   service_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+  database_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 
 /** The reference API's `type` field, derived from the status. */

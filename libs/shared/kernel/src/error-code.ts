@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'not_implemented',
   'internal_error',
   'service_unavailable',
+  'database_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

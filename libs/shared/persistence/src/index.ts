@@ -12,3 +12,4 @@ export * from './sql-rows';
 export * from './pg-errors';
 export * from './unique-violation';
 export * from './standalone-client';
+export * from './dead-connections';

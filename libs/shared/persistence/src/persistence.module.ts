@@ -1,6 +1,8 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { ClientBase } from 'pg';
 import { CacheInvalidations } from './cache-invalidations';
+import { retireOnFatalError } from './dead-connections';
 import { EventOutbox } from './event-outbox';
 import { TransactionRunner } from './transaction-runner';
 
@@ -8,6 +10,8 @@ export interface PersistenceOptions {
   readonly url: string;
   readonly poolSize?: number;
 }
+
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * The one connection pool of the process. The schema is owned by migrations (run before the app
@@ -28,12 +32,18 @@ export class PersistenceModule {
           synchronize: false,
           migrationsRun: false,
           poolSize: options.poolSize ?? 10,
+          // A connection (new, or free in the pool) not had within this is a 503 database_unavailable,
+          // not a request that hangs while the database is away.
+          connectTimeoutMS: POOL_CONNECT_TIMEOUT_MS,
           // READ COMMITTED is what every transaction relies on; pinning it per connection (whatever
           // the server's default) lets TransactionRunner skip a SET TRANSACTION per write.
           extra: {
             application_name: 'workbase',
             options: '-c default_transaction_isolation=read\\ committed',
-            onConnect: invalidations.listenOnPooledConnection,
+            onConnect: async (client: ClientBase) => {
+              retireOnFatalError(client);
+              await invalidations.listenOnPooledConnection(client);
+            },
           },
         }),
       ],

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { databaseAway, DatabaseUnavailableError } from './pg-errors';
 import { rowsOf } from './sql-rows';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
@@ -21,11 +22,30 @@ export class TransactionRunner {
    * connection starts with READ COMMITTED as its default (PersistenceModule), so the default case
    * sends no `SET TRANSACTION` of its own: one round trip less on every write.
    */
-  run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
+  async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return work(outer);
-    const inContext = (manager: EntityManager) => this.current.run(manager, () => work(manager));
-    return isolation && isolation !== 'READ COMMITTED' ? this.dataSource.transaction(isolation, inContext) : this.dataSource.transaction(inContext);
+    const runner = this.dataSource.createQueryRunner();
+    /** Set once COMMIT is sent: a connection lost from then on leaves the outcome unknown. */
+    let committing = false;
+    /** The error that ended the connection under the transaction, which later statements only see as "released". */
+    let lostWith: unknown = null;
+    const noteLoss = (error: unknown) => (lostWith ??= error);
+    try {
+      const connection = (await runner.connect()) as { once(event: 'error', listener: (error: unknown) => void): void };
+      connection.once('error', noteLoss);
+      await runner.startTransaction(isolation && isolation !== 'READ COMMITTED' ? isolation : undefined);
+      const result = await this.current.run(runner.manager, () => work(runner.manager));
+      committing = true;
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      // Over a lost connection the ROLLBACK cannot be sent; PostgreSQL rolls back on its own.
+      if (!runner.isReleased) await runner.rollbackTransaction().catch(() => undefined);
+      throw unavailableOr(error, lostWith, committing);
+    } finally {
+      await runner.release();
+    }
   }
 
   /** The transaction's manager inside `run`, the pool's outside it. */
@@ -44,4 +64,15 @@ export class TransactionRunner {
   inTransaction(): boolean {
     return this.current.getStore() !== undefined;
   }
+}
+
+/**
+ * A failure of the transaction as the caller should see it: the database being away becomes a
+ * DatabaseUnavailableError (503), which says the write may have been applied when the connection
+ * was lost with the COMMIT in flight; anything else is thrown as it is.
+ */
+function unavailableOr(error: unknown, lostWith: unknown, committing: boolean): unknown {
+  const away = databaseAway(lostWith ?? error) ?? databaseAway(error);
+  if (!away) return error;
+  return new DatabaseUnavailableError(away.cause, { connectionLost: away.connectionLost, mayHaveApplied: committing && away.connectionLost });
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DomainError } from '@workbase/shared/kernel';
-import { pgError } from '@workbase/shared/persistence';
+import { pgError, retireOnFatalError } from '@workbase/shared/persistence';
 import { DataSource } from 'typeorm';
 import { SqlBusyError, SqlStatementError } from '../domain/sql-errors';
 import { resultTypes, TYPE_NAMES } from './result-types';
@@ -105,7 +105,14 @@ export class SqlExecutor implements OnModuleDestroy {
   private connections(): Pool {
     if (!this.pool) {
       const url = (this.dataSource.options as { url?: string }).url;
-      this.pool = new Pool({ connectionString: url, max: this.config.sql.poolSize, idleTimeoutMillis: 30_000, application_name: 'workbase-sql' });
+      this.pool = new Pool({
+        connectionString: url,
+        max: this.config.sql.poolSize,
+        idleTimeoutMillis: 30_000,
+        connectionTimeoutMillis: 10_000,
+        application_name: 'workbase-sql',
+        onConnect: retireOnFatalError,
+      });
       // An idle client that loses its connection must not crash the process; the pool drops it.
       this.pool.on('error', () => undefined);
     }
