@@ -20,7 +20,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (problem.code === 'database_unavailable') {
       // Expected while the database fails over or restarts: one WARN line with the cause, no stack.
       const { reason, mayHaveApplied } = problem.details;
-      this.logger.warn({ method: request.method, url: request.originalUrl, cause: reason, mayHaveApplied }, 'database unavailable');
+      this.logger.warn({ msg: 'database unavailable', method: request.method, url: request.originalUrl, cause: reason, mayHaveApplied });
     } else if (problem.unexpected) {
       this.logger.error({ err: error, method: request.method, url: request.originalUrl }, 'unhandled error');
     } else if (problem.details.missedValidation) {
