@@ -16,7 +16,7 @@ describe('loadConfig', () => {
       runWorker: true,
       seedDemoWorkspace: true,
       webhookAllowPrivateTargets: false,
-      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, poolSize: 4, workspaceConcurrency: 2 },
+      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, poolSize: 4, workspaceConcurrency: 2, databaseUrl: null },
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
     expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
@@ -39,8 +39,9 @@ describe('loadConfig', () => {
       SECRETS_KEY: 'ab'.repeat(32),
       SQL_POOL_SIZE: '6',
       SQL_WORKSPACE_CONCURRENCY: '3',
+      SQL_DATABASE_URL: 'postgres://u:p@replica:5432/workbase',
     });
-    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3 });
+    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3, databaseUrl: 'postgres://u:p@replica:5432/workbase' });
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({
       port: 8080,
