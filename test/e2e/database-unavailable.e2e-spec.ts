@@ -1,4 +1,6 @@
-import { Client } from 'pg';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import { Client, type Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { bearerRequests } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
 
@@ -119,6 +121,15 @@ describe('the database going away under a request', () => {
     expect(res.headers['retry-after']).toBeDefined();
     // And the pool is healthy again at once: the dead connections were dropped, not handed out.
     await api.get(`/v2/objects/companies/records/${id}`).expect(200);
+  });
+
+  it('leaves no listener behind on a pooled connection after a transaction (each watched its connection for a loss)', async () => {
+    const transactions = t.app.get(TransactionRunner);
+    const pool = (t.app.get(DataSource).driver as unknown as { master: Pool & { _clients: Client[] } }).master;
+    await transactions.run((m) => m.query('SELECT 1'));
+    const before = pool._clients.map((client) => client.listenerCount('error'));
+    for (let i = 0; i < 30; i++) await transactions.run((m) => m.query('SELECT 1'));
+    expect(Math.max(...pool._clients.map((client) => client.listenerCount('error')))).toBeLessThanOrEqual(Math.max(...before));
   });
 
   it('documents the 503 with its Retry-After on every operation of the OpenAPI document', async () => {

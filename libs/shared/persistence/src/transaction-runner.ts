@@ -4,6 +4,12 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { databaseAway, DatabaseUnavailableError } from './pg-errors';
 import { rowsOf } from './sql-rows';
 
+/** The `pg` client under a TypeORM query runner, as far as a transaction watches it. */
+interface PooledConnection {
+  once(event: 'error', listener: (error: unknown) => void): void;
+  removeListener(event: 'error', listener: (error: unknown) => void): void;
+}
+
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
 /**
@@ -31,8 +37,9 @@ export class TransactionRunner {
     /** The error that ended the connection under the transaction, which later statements only see as "released". */
     let lostWith: unknown = null;
     const noteLoss = (error: unknown) => (lostWith ??= error);
+    let connection: PooledConnection | null = null;
     try {
-      const connection = (await runner.connect()) as { once(event: 'error', listener: (error: unknown) => void): void };
+      connection = (await runner.connect()) as PooledConnection;
       connection.once('error', noteLoss);
       await runner.startTransaction(isolation && isolation !== 'READ COMMITTED' ? isolation : undefined);
       const result = await this.current.run(runner.manager, () => work(runner.manager));
@@ -44,6 +51,8 @@ export class TransactionRunner {
       if (!runner.isReleased) await runner.rollbackTransaction().catch(() => undefined);
       throw unavailableOr(error, lostWith, committing);
     } finally {
+      // The connection goes back to the pool and serves other transactions: this one's listener leaves with it.
+      connection?.removeListener('error', noteLoss);
       await runner.release();
     }
   }
