@@ -89,15 +89,7 @@ describe('the database going away under a request', () => {
   });
 
   it('runs a read whose connection died once more on a fresh one, and answers it', async () => {
-    const id = await api.createRecord('companies', { name: 'Read through' });
-    // A table lock holds the read inside PostgreSQL; the gate is the lock's queue instead of the advisory lock.
-    await admin.query('BEGIN');
-    await admin.query('LOCK TABLE records IN ACCESS EXCLUSIVE MODE');
-    const answer = api.get(`/v2/objects/companies/records/${id}`).then((res) => res);
-    const first = await waitingOnTheTableLock();
-    await observer.query('SELECT pg_terminate_backend($1)', [first]);
-    // The retry connects afresh and waits on the same lock until it is let through.
-    const second = await waitingOnTheTableLock(first);
+    const { id, answer, first, second } = await readRunTwice('Read through');
     expect(second).not.toBe(first);
     await admin.query('COMMIT');
     const res = await answer;
@@ -106,13 +98,7 @@ describe('the database going away under a request', () => {
   });
 
   it('answers a read that failed twice with 503, not 500', async () => {
-    const id = await api.createRecord('companies', { name: 'Read refused' });
-    await admin.query('BEGIN');
-    await admin.query('LOCK TABLE records IN ACCESS EXCLUSIVE MODE');
-    const answer = api.get(`/v2/objects/companies/records/${id}`).then((res) => res);
-    const first = await waitingOnTheTableLock();
-    await observer.query('SELECT pg_terminate_backend($1)', [first]);
-    const second = await waitingOnTheTableLock(first);
+    const { id, answer, second } = await readRunTwice('Read refused');
     await observer.query('SELECT pg_terminate_backend($1)', [second]);
     const res = await answer;
     await admin.query('COMMIT');
@@ -140,6 +126,20 @@ describe('the database going away under a request', () => {
     expect(document.paths['/v2/sql'].post.responses['503']).toMatchObject({ headers: { 'Retry-After': expect.any(Object) } });
     expect(document.components.schemas).toHaveProperty('ApiErrorResponse');
   });
+
+  /**
+   * A GET of a new record held inside PostgreSQL by a table lock (the admin's open transaction),
+   * its backend ended there, and its second run (on a fresh connection) held at the same lock.
+   */
+  async function readRunTwice(name: string) {
+    const id = await api.createRecord('companies', { name });
+    await admin.query('BEGIN');
+    await admin.query('LOCK TABLE records IN ACCESS EXCLUSIVE MODE');
+    const answer = api.get(`/v2/objects/companies/records/${id}`).then((res) => res);
+    const first = await waitingOnTheTableLock();
+    await observer.query('SELECT pg_terminate_backend($1)', [first]);
+    return { id, answer, first, second: await waitingOnTheTableLock(first) };
+  }
 
   async function waitingOnTheTableLock(not?: number): Promise<number> {
     for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {

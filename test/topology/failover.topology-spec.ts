@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { INestApplication } from '@nestjs/common';
-import { CreateWorkspaceUseCase, IssueTokenUseCase, RevokeTokenUseCase } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { createApp } from '../../apps/api/src/app.factory';
+import { RevokeTokenUseCase } from '@workbase/access';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
 import { PG_BIN, type Pg15Cluster, spawnAsServiceUser, startPg15 } from './support/pg15';
+import { type TopologyFixtures, workspaceFixtures } from './support/fixtures';
 import { queryOnce, startStandby, until } from './support/standby';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
@@ -53,13 +49,12 @@ describe('failover of a primary with a synchronous standby, under load', () => {
   let proxy: TcpProxy;
   let api: ServiceProcess;
   let worker: ServiceProcess;
-  let fixtures: INestApplication;
+  let fixtures: TopologyFixtures;
   let receiver: Server;
   const delivered = new Map<string, number>();
   let base: string;
   let token: string;
   let revocable: string;
-  let workspaceId: string;
 
   beforeAll(async () => {
     primary = await startPg15();
@@ -102,10 +97,9 @@ describe('failover of a primary with a synchronous standby, under load', () => {
     api = await startService('api', env);
     worker = await startService('worker', env);
 
-    fixtures = await createApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: cursorSecret, RUN_WORKER: 'false' }), url, createLogger('silent'));
-    workspaceId = (await fixtures.get(CreateWorkspaceUseCase).execute({ name: 'Failover', slug: 'failover', adminEmail: 'admin@failover.test' })).workspaceId;
-    token = (await fixtures.get(IssueTokenUseCase).execute({ workspaceId, scopes: ALL_SCOPES, name: 'load' })).accessToken;
-    revocable = (await fixtures.get(IssueTokenUseCase).execute({ workspaceId, scopes: ALL_SCOPES, name: 'revoked after the failover' })).accessToken;
+    fixtures = await workspaceFixtures(url, cursorSecret, 'failover');
+    token = await fixtures.token('load');
+    revocable = await fixtures.token('revoked after the failover');
     const hook = await send('POST', '/v2/webhooks', { data: { target_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, subscriptions: [{ event_type: 'record.created', filter: null }] } });
     expect(hook.status).toBe(200);
   }, 170_000);
@@ -113,7 +107,7 @@ describe('failover of a primary with a synchronous standby, under load', () => {
   afterAll(async () => {
     await killService(api);
     await killService(worker);
-    await fixtures?.close().catch(() => undefined);
+    await fixtures?.app.close().catch(() => undefined);
     receiver?.closeAllConnections();
     await new Promise((resolve) => receiver?.close(resolve));
     await proxy?.close();
@@ -199,7 +193,7 @@ describe('failover of a primary with a synchronous standby, under load', () => {
     expect((await fetch(`${base}/health/ready`)).status).toBe(200);
 
     // Revocation, made on the promoted primary, is seen by the API within a second.
-    expect(await fixtures.get(RevokeTokenUseCase).execute(revocable)).toBe(true);
+    expect(await fixtures.app.get(RevokeTokenUseCase).execute(revocable)).toBe(true);
     const revokedAt = Date.now();
     await until('the revoked token refused', async () => (await send('GET', '/v2/objects/companies', undefined, revocable)).status === 401, 5_000);
     expect(Date.now() - revokedAt).toBeLessThan(1_000);

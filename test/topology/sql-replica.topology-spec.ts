@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
-import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
-import { loadConfig } from '@workbase/shared/config';
-import { createLogger } from '@workbase/shared/http';
-import { ALL_SCOPES } from '@workbase/shared/kernel';
-import { createApp } from '../../apps/api/src/app.factory';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
 import { type Pg15Cluster, startPg15 } from './support/pg15';
+import { type TopologyFixtures, workspaceFixtures } from './support/fixtures';
 import { queryOnce, startStandby, until } from './support/standby';
 
 /**
@@ -19,7 +14,7 @@ describe('POST /v2/sql on a read replica (SQL_DATABASE_URL)', () => {
   let primary: Pg15Cluster;
   let standby: Pg15Cluster;
   let api: ServiceProcess;
-  let fixtures: INestApplication;
+  let fixtures: TopologyFixtures;
   let base: string;
   let token: string;
 
@@ -42,14 +37,13 @@ describe('POST /v2/sql on a read replica (SQL_DATABASE_URL)', () => {
       SEED_DEMO_WORKSPACE: 'false',
       RATE_LIMIT_ENABLED: 'false',
     });
-    fixtures = await createApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: cursorSecret, RUN_WORKER: 'false' }), url, createLogger('silent'));
-    const { workspaceId } = await fixtures.get(CreateWorkspaceUseCase).execute({ name: 'Replica', slug: 'replica', adminEmail: 'admin@replica.test' });
-    token = (await fixtures.get(IssueTokenUseCase).execute({ workspaceId, scopes: ALL_SCOPES, name: 'replica' })).accessToken;
+    fixtures = await workspaceFixtures(url, cursorSecret, 'replica');
+    token = await fixtures.token('replica');
   }, 170_000);
 
   afterAll(async () => {
     await killService(api);
-    await fixtures?.close().catch(() => undefined);
+    await fixtures?.app.close().catch(() => undefined);
     await standby?.destroy();
     await primary?.destroy();
   });
