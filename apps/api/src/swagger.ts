@@ -41,7 +41,7 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
   // The package is UNLICENSED (proprietary): a name, and no URL of a licence text to point to
   // (DocumentBuilder.setLicense would write an empty one).
   document.info.license = { name: 'Proprietary (UNLICENSED)' };
-  return document;
+  return withDatabaseUnavailable(document);
 }
 
 /**
@@ -58,6 +58,28 @@ function documentBodyLimit(document: OpenAPIObject): void {
       };
     }
   }
+}
+
+/**
+ * Every operation may answer 503 `database_unavailable` while the database is away (a failover, a
+ * restart, no connection in time), so each one documents it, with its Retry-After, unless it
+ * documents a 503 of its own (readiness).
+ */
+function withDatabaseUnavailable(document: OpenAPIObject): OpenAPIObject {
+  const response = {
+    description:
+      'The database is unavailable (lost connection, restart, failover, read-only after a failover, no connection in time): `database_unavailable`. ' +
+      'Nothing was written, unless the message says the connection was lost while the write was being committed (it may have been applied: check before sending it again). Reads were already tried twice.',
+    headers: { 'Retry-After': { description: 'When to try again, as an HTTP date', schema: { type: 'string' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorResponse' } } },
+  };
+  for (const path of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const) {
+      const operation = path[method];
+      if (operation && !operation.responses['503']) operation.responses['503'] = response;
+    }
+  }
+  return document;
 }
 
 export function mountSwagger(app: INestApplication, baseUrl: string): void {

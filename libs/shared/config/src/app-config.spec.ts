@@ -16,7 +16,7 @@ describe('loadConfig', () => {
       runWorker: true,
       seedDemoWorkspace: true,
       webhookAllowPrivateTargets: false,
-      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, maxResultBytes: 33_554_432, poolSize: 4, workspaceConcurrency: 2 },
+      sql: { statementTimeoutMs: 30_000, maxRows: 10_000, maxResultBytes: 33_554_432, poolSize: 4, workspaceConcurrency: 2, databaseUrl: null },
       eventRetentionDays: 30,
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
@@ -43,9 +43,10 @@ describe('loadConfig', () => {
       SQL_WORKSPACE_CONCURRENCY: '3',
       SQL_MAX_RESULT_BYTES: '1048576',
       EVENT_RETENTION_DAYS: '7',
+      SQL_DATABASE_URL: 'postgres://u:p@replica:5432/workbase',
     });
     expect(config.eventRetentionDays).toBe(7);
-    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3, maxResultBytes: 1_048_576 });
+    expect(config.sql).toMatchObject({ poolSize: 6, workspaceConcurrency: 3, maxResultBytes: 1_048_576, databaseUrl: 'postgres://u:p@replica:5432/workbase' });
     expect(config.databaseDirectUrl).toBe('postgres://u:p@db-direct:5432/workbase');
     expect(config.secretsKey).toEqual(Buffer.from('ab'.repeat(32), 'hex'));
     expect(config).toMatchObject({

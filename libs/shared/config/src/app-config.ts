@@ -176,6 +176,10 @@ class EnvironmentVariables {
   /** Statements one workspace may run at once, across every process (advisory-lock slots). */
   @IntegerVar(1, 100)
   SQL_WORKSPACE_CONCURRENCY?: number;
+
+  /** A hot standby for POST /v2/sql; unset, the endpoint reads the primary (DATABASE_URL). */
+  @IsOptional() @IsString()
+  SQL_DATABASE_URL?: string;
 }
 
 export interface AppConfig {
@@ -240,6 +244,8 @@ export interface AppConfig {
     readonly poolSize: number;
     /** Running statements per workspace, shared by every process through advisory locks. */
     readonly workspaceConcurrency: number;
+    /** The hot standby statements run on (SQL_DATABASE_URL), or null: the application's database. */
+    readonly databaseUrl: string | null;
   };
 }
 
@@ -333,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxResultBytes: parsed.SQL_MAX_RESULT_BYTES ?? 32 * 1024 * 1024,
       poolSize: parsed.SQL_POOL_SIZE ?? 4,
       workspaceConcurrency: parsed.SQL_WORKSPACE_CONCURRENCY ?? 2,
+      databaseUrl: parsed.SQL_DATABASE_URL || null,
     },
   };
 }

@@ -17,7 +17,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const problem = toProblem(error);
-    if (problem.unexpected) {
+    if (problem.code === 'database_unavailable') {
+      // Expected while the database fails over or restarts: one WARN line with the cause, no stack.
+      const { reason, mayHaveApplied } = problem.details;
+      this.logger.warn({ msg: 'database unavailable', method: request.method, url: request.originalUrl, cause: reason, mayHaveApplied });
+    } else if (problem.unexpected) {
       this.logger.error({ err: error, method: request.method, url: request.originalUrl }, 'unhandled error');
     } else if (problem.details.missedValidation) {
       this.logger.warn({ err: error, method: request.method, url: request.originalUrl }, 'the database refused a value the request validation let through');

@@ -26,6 +26,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   internal_error: HttpStatus.INTERNAL_SERVER_ERROR,
   service_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
   cursor_expired: HttpStatus.GONE,
+  database_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 
 /** The reference API's `type` field, derived from the status. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
@@ -8,12 +8,13 @@ import { AccessGuard } from './access.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { isReadRequest, RateLimitGuard } from './rate-limit.guard';
 import { PostgresRateLimitStore } from './rate-limit.store';
+import { ReadRetryInterceptor } from './read-retry.interceptor';
 import { BasicTokenStrategy, BearerTokenStrategy } from './token.strategies';
 import { createValidationPipe } from './validation.pipe';
 
 /**
  * The request pipeline every context relies on: rate limits, then authentication and scopes,
- * then validation, with one exception filter. Registered once, by the app's root module.
+ * then validation, with one exception filter; a read whose database connection died runs once more. Registered once, by the app's root module.
  */
 @Module({
   imports: [
@@ -38,6 +39,7 @@ import { createValidationPipe } from './validation.pipe';
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
   ],
 })

@@ -33,8 +33,8 @@ type LoggedRequest = IncomingMessage & { id?: string };
 
 /**
  * Structured request logs; every request gets an id (the caller's `X-Request-Id` or a new one).
- * A request is logged when it ends, at `debug` for success, `info` for a 4xx and `error` for a
- * 5xx; nothing is built for a line the level filters out (no child logger per request, as
+ * A request is logged when it ends, at `debug` for success, `info` for a 4xx or a 503 and `error`
+ * for any other 5xx; nothing is built for a line the level filters out (no child logger per request, as
  * pino-http made: on the hot path that was ~5 % of a record read's CPU).
  */
 export function requestLogging(logger: Logger) {
@@ -46,7 +46,8 @@ export function requestLogging(logger: Logger) {
     const started = performance.now();
     const line = () => ({ req: { id, method: req.method, url: (req.url ?? '').split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) });
     res.once('finish', () => {
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
+      // A 503 is the database away or a drain: the filter already logged its cause as a WARN.
+      const level = res.statusCode >= 500 && res.statusCode !== 503 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
       if (logger.isLevelEnabled(level)) logger[level](line(), 'request completed');
     });
     res.once('close', () => {

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { DomainError, type ErrorCode, RateLimitedError } from '@workbase/shared/kernel';
-import { pgError } from '@workbase/shared/persistence';
+import { DatabaseUnavailableError, pgError } from '@workbase/shared/persistence';
 import { ERROR_STATUS } from './error-status.map';
 
 /** Any failure, normalised before it is written in the error dialect of the route. */
@@ -22,9 +22,12 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   409: 'uniqueness_conflict',
   413: 'payload_too_large',
   429: 'rate_limit_exceeded',
+  503: 'service_unavailable',
 };
 
 export function toProblem(error: unknown): Problem {
+  const unavailable = DatabaseUnavailableError.from(error);
+  if (unavailable) return databaseUnavailableProblem(unavailable);
   if (error instanceof DomainError) {
     return {
       status: ERROR_STATUS[error.code],
@@ -50,6 +53,24 @@ export function toProblem(error: unknown): Problem {
     databaseDataProblem(error) ??
     transactionRollbackProblem(error) ?? { status: 500, code: 'internal_error', message: 'An unexpected error occurred.', details: {}, unexpected: true }
   );
+}
+
+/** How long a client should wait before sending again while the database is away: failovers and restarts take seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The database is away (lost connection, restart, failover, read-only, no connection in time):
+ * the request may succeed when sent again, so it is a 503 with Retry-After, not a 500.
+ */
+function databaseUnavailableProblem(error: DatabaseUnavailableError): Problem {
+  return {
+    status: 503,
+    code: 'database_unavailable',
+    message: error.message,
+    details: { reason: error.reason, mayHaveApplied: error.mayHaveApplied },
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+    unexpected: false,
+  };
 }
 
 /**
@@ -105,5 +126,6 @@ function bodyParserProblem(error: unknown): Problem | undefined {
 }
 
 function httpProblem(status: number, message: string): Problem {
-  return { status, code: STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'validation_type'), message, details: {}, unexpected: status >= 500 };
+  // A 503 is said on purpose (a drain, a dependency away), not a failure to hide and log.
+  return { status, code: STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'validation_type'), message, details: {}, unexpected: status >= 500 && status !== 503 };
 }

@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'service_unavailable',
   // The change feed's cursor (or `since`) points before the oldest event still retained: start again.
   'cursor_expired',
+  'database_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

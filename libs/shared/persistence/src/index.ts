@@ -13,3 +13,4 @@ export * from './pg-errors';
 export * from './unique-violation';
 export * from './standalone-client';
 export * from './value-columns';
+export * from './dead-connections';

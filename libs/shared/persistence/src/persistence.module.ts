@@ -1,7 +1,9 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { CacheInvalidations } from './cache-invalidations';
+import { retireOnFatalError } from './dead-connections';
 import { EventOutbox } from './event-outbox';
 import { LISTEN_IN_EACH_TRANSACTION, TransactionRunner } from './transaction-runner';
 
@@ -11,6 +13,8 @@ export interface PersistenceOptions {
   readonly directUrl?: string | null;
   readonly poolSize?: number;
 }
+
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * The one connection pool of the process. The schema is owned by migrations (run before the app
@@ -31,11 +35,17 @@ export class PersistenceModule {
           synchronize: false,
           migrationsRun: false,
           poolSize: options.poolSize ?? 10,
+          // A connection (new, or free in the pool) not had within this is a 503 database_unavailable,
+          // not a request that hangs while the database is away.
+          connectTimeoutMS: POOL_CONNECT_TIMEOUT_MS,
           // Startup parameters are only those a pooler passes on (PgBouncer refuses `options`, so
           // no setting is pinned per connection: TransactionRunner checks the isolation default).
           extra: {
             application_name: 'workbase',
-            onConnect: invalidations.listenOnPooledConnection,
+            onConnect: async (client: ClientBase) => {
+              retireOnFatalError(client);
+              await invalidations.listenOnPooledConnection(client);
+            },
           },
         }),
       ],

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { INVALIDATIONS_CHANNEL } from './cache-invalidations';
+import { databaseAway, DatabaseUnavailableError } from './pg-errors';
 import { rowsOf } from './sql-rows';
 
 /**
@@ -10,6 +11,12 @@ import { rowsOf } from './sql-rows';
  * invalidations itself (PersistenceModule).
  */
 export const LISTEN_IN_EACH_TRANSACTION = Symbol('LISTEN_IN_EACH_TRANSACTION');
+
+/** The `pg` client under a TypeORM query runner, as far as a transaction watches it. */
+interface PooledConnection {
+  once(event: 'error', listener: (error: unknown) => void): void;
+  removeListener(event: 'error', listener: (error: unknown) => void): void;
+}
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
@@ -39,7 +46,19 @@ export class TransactionRunner {
   async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return work(outer);
-    const inContext = async (manager: EntityManager) => {
+    const level = isolation ?? 'READ COMMITTED';
+    const explicitLevel = level === 'READ COMMITTED' && (await this.serverDefaultIsReadCommitted()) ? undefined : level;
+    const runner = this.dataSource.createQueryRunner();
+    /** Set once COMMIT is sent: a connection lost from then on leaves the outcome unknown. */
+    let committing = false;
+    /** The error that ended the connection under the transaction, which later statements only see as "released". */
+    let lostWith: unknown = null;
+    const noteLoss = (error: unknown) => (lostWith ??= error);
+    let connection: PooledConnection | null = null;
+    try {
+      connection = (await runner.connect()) as PooledConnection;
+      connection.once('error', noteLoss);
+      await runner.startTransaction(explicitLevel);
       // A session hears its own notifications before its COMMIT returns, but only if it listens:
       // a pooled connection LISTENs when it opens (CacheInvalidations), and that is enough while
       // it is a session of its own. Behind a transaction-mode pooler the server connection under
@@ -47,12 +66,20 @@ export class TransactionRunner {
       // its commit, in time for its own notifications): this process drops what it changed from
       // its caches before the change's request answers. One statement more per transaction, only
       // with DATABASE_DIRECT_URL.
-      if (this.listenInEachTransaction) await manager.query(`LISTEN ${INVALIDATIONS_CHANNEL}`);
-      return this.current.run(manager, () => work(manager));
-    };
-    const level = isolation ?? 'READ COMMITTED';
-    if (level === 'READ COMMITTED' && (await this.serverDefaultIsReadCommitted())) return this.dataSource.transaction(inContext);
-    return this.dataSource.transaction(level, inContext);
+      if (this.listenInEachTransaction) await runner.manager.query(`LISTEN ${INVALIDATIONS_CHANNEL}`);
+      const result = await this.current.run(runner.manager, () => work(runner.manager));
+      committing = true;
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      // Over a lost connection the ROLLBACK cannot be sent; PostgreSQL rolls back on its own.
+      if (!runner.isReleased) await runner.rollbackTransaction().catch(() => undefined);
+      throw unavailableOr(error, lostWith, committing);
+    } finally {
+      // The connection goes back to the pool and serves other transactions: this one's listener leaves with it.
+      connection?.removeListener('error', noteLoss);
+      await runner.release();
+    }
   }
 
   /** Asked once per process (again after a failed ask): changing the server's default later takes a restart of the processes to be seen. */
@@ -83,4 +110,15 @@ export class TransactionRunner {
   inTransaction(): boolean {
     return this.current.getStore() !== undefined;
   }
+}
+
+/**
+ * A failure of the transaction as the caller should see it: the database being away becomes a
+ * DatabaseUnavailableError (503), which says the write may have been applied when the connection
+ * was lost with the COMMIT in flight; anything else is thrown as it is.
+ */
+function unavailableOr(error: unknown, lostWith: unknown, committing: boolean): unknown {
+  const away = databaseAway(lostWith ?? error) ?? databaseAway(error);
+  if (!away) return error;
+  return new DatabaseUnavailableError(away.cause, { connectionLost: away.connectionLost, mayHaveApplied: committing && away.connectionLost });
 }

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DomainError } from '@workbase/shared/kernel';
-import { pgError } from '@workbase/shared/persistence';
+import { pgError, retireOnFatalError } from '@workbase/shared/persistence';
 import { DataSource } from 'typeorm';
 import { SqlBusyError, SqlResultTooLargeError, SqlStatementError } from '../domain/sql-errors';
 import { resultTypes, TYPE_NAMES } from './result-types';
@@ -27,7 +27,23 @@ export interface SqlResult {
   readonly columns: SqlResultColumn[];
   readonly rows: Array<Record<string, unknown>>;
   readonly truncated: boolean;
+  /**
+   * With SQL_DATABASE_URL: how far behind its primary the replica was as the statement started,
+   * in milliseconds (0 when it had replayed all it had received; null when it cannot tell). Absent
+   * when statements run on the application's database.
+   */
+  readonly replicaLagMs?: number | null;
 }
+
+/**
+ * The replica's lag, read in the statement's own transaction: the age of the last transaction it
+ * replayed, unless it has replayed everything it received (an idle primary sends nothing, so that
+ * age alone would grow without the replica being behind). A server not in recovery (a standby
+ * promoted since) is not behind anything.
+ */
+const REPLICA_LAG_MS = `SELECT CASE WHEN NOT pg_catalog.pg_is_in_recovery() THEN 0
+   WHEN pg_catalog.pg_last_wal_receive_lsn() = pg_catalog.pg_last_wal_replay_lsn() THEN 0
+   ELSE pg_catalog.round(1000 * EXTRACT(epoch FROM pg_catalog.now() - pg_catalog.pg_last_xact_replay_timestamp())) END::int`;
 
 /** SQLSTATE classes whose messages describe the statement itself and are safe to show. */
 const STATEMENT_ERROR_CLASSES = ['21', '22', '23', '25', '2B', '2F', '38', '39', '3D', '3F', '40', '42', '53', '54', '55'];
@@ -114,11 +130,18 @@ export class SqlExecutor implements OnModuleDestroy {
     await pool?.end();
   }
 
-  /** The endpoint's own pool, on the application's database (same URL, its own connections). */
+  /** The endpoint's own pool: on the replica of SQL_DATABASE_URL, else on the application's database (same URL, its own connections). */
   private connections(): Pool {
     if (!this.pool) {
-      const url = (this.dataSource.options as { url?: string }).url;
-      this.pool = new Pool({ connectionString: url, max: this.config.sql.poolSize, idleTimeoutMillis: 30_000, application_name: 'workbase-sql' });
+      const url = this.config.sql.databaseUrl ?? (this.dataSource.options as { url?: string }).url;
+      this.pool = new Pool({
+        connectionString: url,
+        max: this.config.sql.poolSize,
+        idleTimeoutMillis: 30_000,
+        connectionTimeoutMillis: 10_000,
+        application_name: 'workbase-sql',
+        onConnect: retireOnFatalError,
+      });
       // An idle client that loses its connection must not crash the process; the pool drops it.
       this.pool.on('error', () => undefined);
     }
@@ -178,6 +201,8 @@ export class SqlExecutor implements OnModuleDestroy {
     this.runningFor.set(workspaceId, mine + 1);
     let client: PoolClient | null = null;
     let result: QueryResult<unknown[]>;
+    const onReplica = this.config.sql.databaseUrl !== null;
+    let replicaLagMs: number | null = null;
     /** Set while a message that prepares or deallocates is in flight: if it fails, which of those ran is unknown. */
     let changesPrepared = false;
     /**
@@ -215,6 +240,7 @@ export class SqlExecutor implements OnModuleDestroy {
       // The timeout is an integer from the validated config and the workspace id a checked uuid, both safe to inline.
       const message = [
         'BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY',
+        ...(onReplica ? [REPLICA_LAG_MS] : []),
         `SELECT set_config('statement_timeout', '${Math.trunc(this.statementTimeoutMs)}', true), set_config('search_path', 'pg_catalog, pg_temp', true),
                 set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true), set_config('IntervalStyle', 'postgres', true),
                 set_config('max_parallel_workers_per_gather', '0', true)${fixedJoinOrder ? `, set_config('join_collapse_limit', '1', true)` : ''}`,
@@ -231,6 +257,7 @@ export class SqlExecutor implements OnModuleDestroy {
       ];
       const results = (await client.query({ text: message.join(';\n'), rowMode: 'array', types: resultTypes })) as unknown as Array<QueryResult<unknown[]>>;
       result = results[message.length - 2];
+      if (onReplica) replicaLagMs = (results[1].rows[0]?.[0] as number | null | undefined) ?? null;
       if (evicted) statements.delete(evicted[0]);
       if (kept) {
         statements.delete(key); // re-inserted last: the most recently run
@@ -267,7 +294,7 @@ export class SqlExecutor implements OnModuleDestroy {
       columns.forEach((column, i) => (object[column.name] = row[i]));
       return object;
     });
-    return { columns, rows, truncated };
+    return { columns, rows, truncated, ...(onReplica ? { replicaLagMs } : {}) };
   }
 
   private async learnTypeNames(client: PoolClient, oids: number[]): Promise<void> {

@@ -1,0 +1,34 @@
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { PG_BIN, type Pg15Cluster, serviceFolder, spawnAsServiceUser, startPg15 } from './pg15';
+
+/** One statement on a fresh connection (for set-up and checks: no pool to close). */
+export async function queryOnce<Row>(url: string, sql: string, params: unknown[] = []): Promise<Row[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as Row[];
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A hot standby of `primary`, streaming from it (`pg_basebackup -R`), started under the name
+ * `name` (its `cluster_name`, which is also its application_name in pg_stat_replication, for
+ * `synchronous_standby_names`). `settings` go to the standby's server (e.g. hot_standby_feedback).
+ */
+export async function startStandby(primary: Pg15Cluster, name: string, settings: Record<string, string> = {}): Promise<Pg15Cluster> {
+  const dataDir = path.join(serviceFolder(`workbase-${name}-`), 'data');
+  await spawnAsServiceUser(`${PG_BIN}/pg_basebackup`, ['-d', primary.url(), '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+  return startPg15({ dataDir, password: primary.password, settings: { cluster_name: name, ...settings } });
+}
+
+/** Polls `check` until it answers something truthy (errors count as not yet), or fails after `timeoutMs`. */
+export async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const found = await check().catch(() => null);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
