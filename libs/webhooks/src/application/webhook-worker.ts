@@ -70,7 +70,7 @@ export class WebhookWorker implements OnModuleDestroy {
     const slots = new DeliverySlots<FetchedJob>({
       slots: webhooks.workerConcurrency,
       pollIntervalMs: POLLING_INTERVAL_MS,
-      fetch: (count) => queue.fetch(count, { maxPerTarget: webhooks.maxInFlightPerTarget, probeLeaseSeconds: this.attempts.leaseSeconds }, underWay),
+      fetch: (count) => queue.fetch(count, { maxPerTarget: webhooks.maxInFlightPerTarget }, underWay),
       run: async (job) => {
         const target = job.data.target;
         if (target) underWay.set(target, (underWay.get(target) ?? 0) + 1);

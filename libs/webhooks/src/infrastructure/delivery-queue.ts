@@ -16,6 +16,14 @@ const SCHEMA = 'pgboss';
 export const COMPLETE_JOB_SQL = (nameParam: string, idParam: string) =>
   `UPDATE ${SCHEMA}.job SET completed_on = now(), state = 'completed', output = NULL WHERE name = ${nameParam} AND id = ${idParam}::uuid AND state = 'active' RETURNING 1`;
 
+/**
+ * The queued jobs of a target (`targetHexParam`: hex of its key) that wait for a later time, made
+ * due now; returns each one's workspace and delivery (`workspace_id`, `delivery_id`).
+ */
+export const PULL_FORWARD_JOBS_SQL = (nameParam: string, targetHexParam: string) =>
+  `UPDATE ${SCHEMA}.job SET start_after = now() WHERE name = ${nameParam} AND state = 'created' AND start_after > now() AND data->>'target' = ${targetHexParam}
+   RETURNING (data->>'workspaceId')::uuid AS workspace_id, (data->>'deliveryId')::uuid AS delivery_id`;
+
 /** One job = one automatic attempt of one delivery. */
 export interface DeliveryJob {
   readonly workspaceId: string;
@@ -112,8 +120,8 @@ export class DeliveryQueue {
 
   /**
    * Takes up to `batchSize` due jobs, highest priority first, then oldest, but no more of one
-   * target than it has room for: none while its circuit is open or its probe is under way, one
-   * (the probe) once the probe is due, else `maxPerTarget` minus its attempts in flight (the larger
+   * target than it has room for: none while its circuit is open, else (closed, or half-open: its
+   * probes go out, up to the cap) `maxPerTarget` minus its attempts in flight (the larger
    * of those recorded by every worker and `localInFlight`, this process's jobs under way, some of
    * which have not written their attempt yet). A blocked target's jobs stay queued and out of the
    * way instead of being fetched only to be put back: its backlog costs nothing while it waits.
@@ -125,7 +133,7 @@ export class DeliveryQueue {
    */
   async fetch(
     batchSize: number,
-    limits: { readonly maxPerTarget: number; readonly probeLeaseSeconds: number },
+    limits: { readonly maxPerTarget: number },
     localInFlight: ReadonlyMap<string, number>,
     lookAhead = Math.max(100, batchSize * 8),
   ): Promise<FetchedJob[]> {
@@ -136,9 +144,7 @@ export class DeliveryQueue {
          SELECT encode(target_hash, 'hex') AS target, count(*)::int AS n FROM webhook_delivery_attempts
          WHERE finished_at IS NULL AND lease_until > clock_timestamp() GROUP BY target_hash
        ), circuits AS (
-         SELECT encode(target_hash, 'hex') AS target,
-           CASE WHEN open_until > clock_timestamp() OR probe_started_at > clock_timestamp() - make_interval(secs => $6) THEN 0 ELSE 1 END AS room
-         FROM webhook_targets WHERE open_until IS NOT NULL
+         SELECT encode(target_hash, 'hex') AS target, 0 AS room FROM webhook_targets WHERE open_until > clock_timestamp()
        ), room AS (
          SELECT target, LEAST($4 - GREATEST(COALESCE(f.n, 0), COALESCE(l.n, 0)), COALESCE(c.room, $4)) AS room
          FROM in_flight f FULL JOIN local l USING (target) FULL JOIN circuits c USING (target)
@@ -166,7 +172,7 @@ export class DeliveryQueue {
        FROM locked
        WHERE j.name = $1 AND j.id = locked.id AND j.state < 'active'
        RETURNING j.id, j.name, j.data, j.retry_count AS "retryCount"`,
-      [DELIVERY_QUEUE, batchSize, lookAhead, limits.maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight)), limits.probeLeaseSeconds],
+      [DELIVERY_QUEUE, batchSize, lookAhead, limits.maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight))],
     );
     return rows as FetchedJob[];
   }
