@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       sql: { statementTimeoutMs: 30_000, maxRows: 10_000, poolSize: 4, workspaceConcurrency: 2 },
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
-    expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 20, circuitFailingMs: 10_000, circuitOpenMs: 5_000, circuitMaxOpenMs: 30_000 });
+    expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 20, circuitFailingMs: 5_000, circuitOpenMs: 5_000, circuitMaxOpenMs: 30_000 });
     expect(config.cursorSecret.length).toBeGreaterThanOrEqual(32);
   });
 

@@ -298,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 16,
       maxInFlightPerTarget: parsed.WEBHOOK_MAX_IN_FLIGHT_PER_TARGET ?? 4,
       circuitFailures: parsed.WEBHOOK_CIRCUIT_FAILURES ?? 20,
-      circuitFailingMs: parsed.WEBHOOK_CIRCUIT_FAILING_MS ?? 10_000,
+      circuitFailingMs: parsed.WEBHOOK_CIRCUIT_FAILING_MS ?? 5_000,
       circuitOpenMs: parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 5_000,
       circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 30_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 5_000),
     },

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { NotFoundError, RateLimitedError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { SLOW_LANE_FACTOR } from '../domain/in-flight-policy';
 import { rateTargetKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
@@ -90,13 +91,13 @@ export class DeliveryAttempts {
    */
   private async readiness(target: Buffer, deferrals: number): Promise<{ go: true } | { reason: WaitingReason; seconds: number }> {
     const { maxInFlightPerTarget, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
-    const { circuit, inFlight, firstEndsIn } = await this.store.targetState(target);
+    const { circuit, inFlight, totalInFlight, firstEndsIn } = await this.store.targetState(target);
     if (circuit && circuit.opens_in !== null && circuit.opens_in > 0) {
       // Spread the held jobs over a little after the open time, so they do not all wake at once.
       const spread = Math.random() * Math.min(circuit.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS) * 0.2;
       return { reason: 'circuit_open', seconds: circuit.opens_in + spread };
     }
-    if (inFlight >= maxInFlightPerTarget) {
+    if (inFlight >= maxInFlightPerTarget || totalInFlight >= maxInFlightPerTarget * SLOW_LANE_FACTOR) {
       // Unknown when an attempt ends (at the latest when its lease does): back off, with jitter.
       const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(firstEndsIn, 0.05));
       return { reason: 'target_busy', seconds: backoff * (0.5 + Math.random()) };
@@ -145,21 +146,23 @@ export class DeliveryAttempts {
           throw new StaleAttempt(); // another worker recorded this attempt meanwhile: undo our health change too
         }
         if (outcome.succeeded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
+        if (delay !== null) {
+          const next = { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority, target: target.toString('hex') };
+          await queue.enqueue(manager, [{ data: next, startAfterSeconds: delay }]);
+        }
         if (targetFailed) {
-          await this.store.recordTargetFailure(target, {
+          const open = await this.store.recordTargetFailure(target, {
             threshold: webhooks.circuitFailures,
             failingSeconds: webhooks.circuitFailingMs / 1000,
             openSeconds: webhooks.circuitOpenMs / 1000,
             maxOpenSeconds: webhooks.circuitMaxOpenMs / 1000,
             retryInSeconds: delay,
           });
+          // (After the retry above is queued: it may be the target's only job, hence its probe.)
+          if (open) await this.store.scheduleProbe(target);
         } else if (outcome.statusCode !== null) {
           // An answer (a 4xx): the target is up, whatever the delivery's fate.
           circuitClosed = await this.store.recordTargetAnswered(target);
-        }
-        if (delay !== null) {
-          const next = { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority, target: target.toString('hex') };
-          await queue.enqueue(manager, [{ data: next, startAfterSeconds: delay }]);
         }
         await queue.complete(manager, job.id);
         return true;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { COMPLETE_JOB_SQL, DELIVERY_QUEUE, PULL_FORWARD_JOBS_SQL } from './delivery-queue';
+import { ANSWERED_WITHIN_SECONDS, SLOW_AFTER_SECONDS } from '../domain/in-flight-policy';
+import { COMPLETE_JOB_SQL, DELIVERY_QUEUE, PROBE_JOB_SQL, PULL_FORWARD_JOBS_SQL } from './delivery-queue';
 import type { Subscription, WebhookStatus } from '../domain/webhook';
 
 export interface OutboxEvent {
@@ -313,29 +314,34 @@ export class DeliveryRepository {
 
   /**
    * What decides whether an attempt may start on a target, in one round trip: its circuit (null
-   * when it has no row: closed, no failures) and its attempts in flight (started, unfinished,
-   * lease running) with the seconds until the first lease ends.
+   * when it has no row: closed, no failures), its attempts in flight (started, unfinished, lease
+   * running) that count against its cap (see `in-flight-policy.ts`) and all of them, with the
+   * seconds until the first lease ends.
    */
-  async targetState(target: Buffer): Promise<{ circuit: TargetCircuit | null; inFlight: number; firstEndsIn: number }> {
-    const [row] = await this.transactions.query<{ circuit: TargetCircuit | null; in_flight: number; first_ends_in: number | null }>(
-      `SELECT
+  async targetState(target: Buffer): Promise<{ circuit: TargetCircuit | null; inFlight: number; totalInFlight: number; firstEndsIn: number }> {
+    const [row] = await this.transactions.query<{ circuit: TargetCircuit | null; in_flight: number; total_in_flight: number; first_ends_in: number | null }>(
+      `WITH t AS (SELECT * FROM webhook_targets WHERE target_hash = $1)
+       SELECT
          (SELECT jsonb_build_object(
             'consecutive_failures', consecutive_failures, 'failing_since', failing_since, 'open_until', open_until, 'open_seconds', open_seconds,
             'opens_in', EXTRACT(EPOCH FROM open_until - clock_timestamp())::float8)
-          FROM webhook_targets WHERE target_hash = $1) AS circuit,
-         count(*)::int AS in_flight,
-         EXTRACT(EPOCH FROM min(lease_until) - clock_timestamp())::float8 AS first_ends_in
-       FROM webhook_delivery_attempts WHERE target_hash = $1 AND finished_at IS NULL AND lease_until > clock_timestamp()`,
-      [target],
+          FROM t) AS circuit,
+         count(*) FILTER (WHERE a.started_at > clock_timestamp() - make_interval(secs => $2)
+           OR NOT EXISTS (SELECT 1 FROM t WHERE t.answered_at >= clock_timestamp() - make_interval(secs => $3)))::int AS in_flight,
+         count(*)::int AS total_in_flight,
+         EXTRACT(EPOCH FROM min(a.lease_until) - clock_timestamp())::float8 AS first_ends_in
+       FROM webhook_delivery_attempts a WHERE a.target_hash = $1 AND a.finished_at IS NULL AND a.lease_until > clock_timestamp()`,
+      [target, SLOW_AFTER_SECONDS, ANSWERED_WITHIN_SECONDS],
     );
-    return { circuit: row.circuit, inFlight: row.in_flight, firstEndsIn: Number(row.first_ends_in ?? 0) };
+    return { circuit: row.circuit, inFlight: row.in_flight, totalInFlight: row.total_in_flight, firstEndsIn: Number(row.first_ends_in ?? 0) };
   }
 
   /**
    * A successful automatic attempt, in one statement: the attempt row finished, the delivery
    * succeeded (unless another worker recorded this attempt: optimistic on `attempts`), the job
    * completed, and the target's failure count and circuit reset when it had any (whatever this
-   * attempt saw when it started: an answer always restarts the count). Returns whether the
+   * attempt saw when it started: an answer always restarts the count), with when it last answered
+   * (`answered_at`, see `in-flight-policy.ts`). Returns whether the
    * delivery was recorded by this call, and whether the target's circuit was open or half-open.
    */
   async recordSuccess(
@@ -358,10 +364,13 @@ export class DeliveryRepository {
        ), completed AS (
          ${COMPLETE_JOB_SQL('$7', '$8')}
        ), was AS (
-         SELECT open_until IS NOT NULL AS was_open FROM webhook_targets WHERE target_hash = $9 AND (consecutive_failures > 0 OR open_until IS NOT NULL)
+         SELECT open_until IS NOT NULL AS was_open FROM webhook_targets
+         WHERE target_hash = $9 AND (consecutive_failures > 0 OR open_until IS NOT NULL OR answered_at IS NULL OR answered_at < clock_timestamp() - interval '1 second')
        ), answered AS (
-         UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL, updated_at = clock_timestamp()
-         WHERE target_hash = $9 AND EXISTS (SELECT 1 FROM was) AND (consecutive_failures > 0 OR open_until IS NOT NULL) RETURNING 1
+         -- answered_at is kept to the second: at most one write a second for a target that does well.
+         UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL,
+           answered_at = clock_timestamp(), updated_at = clock_timestamp()
+         WHERE target_hash = $9 AND EXISTS (SELECT 1 FROM was) RETURNING 1
        )
        SELECT EXISTS (SELECT 1 FROM delivered) AS recorded, COALESCE((SELECT was_open FROM was), false) AS circuit_was_open`,
       [workspaceId, deliveryId, attemptId, record.durationMs, record.statusCode, attempt, DELIVERY_QUEUE, jobId, target],
@@ -475,12 +484,28 @@ export class DeliveryRepository {
   async recordTargetAnswered(target: Buffer): Promise<boolean> {
     const rows = await this.transactions.query<{ was_open: boolean }>(
       `WITH was AS (SELECT open_until IS NOT NULL AS was_open FROM webhook_targets WHERE target_hash = $1)
-       UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL, updated_at = clock_timestamp()
-       WHERE target_hash = $1 AND (consecutive_failures > 0 OR open_until IS NOT NULL)
+       UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL,
+         answered_at = clock_timestamp(), updated_at = clock_timestamp()
+       WHERE target_hash = $1
        RETURNING (SELECT was_open FROM was) AS was_open`,
       [target],
     );
     return rows[0]?.was_open ?? false;
+  }
+
+  /**
+   * An open circuit is probed when its open time is over: one of the target's waiting jobs is made
+   * due then, unless one is already (see `PROBE_JOB_SQL`; so calling it again changes nothing). In
+   * the caller's transaction, after the failed attempt's own retry is queued.
+   */
+  async scheduleProbe(target: Buffer): Promise<void> {
+    await this.transactions.query(
+      `WITH circuit AS (SELECT open_until FROM webhook_targets WHERE target_hash = $1 AND open_until > clock_timestamp()),
+       probe AS (${PROBE_JOB_SQL('$2', '$3', '(SELECT open_until FROM circuit)')})
+       UPDATE webhook_deliveries d SET next_attempt_at = (SELECT open_until FROM circuit)
+       FROM probe p WHERE d.workspace_id = p.workspace_id AND d.id = p.delivery_id AND d.status = 'pending'`,
+      [target, DELIVERY_QUEUE, target.toString('hex')],
+    );
   }
 
   /**
