@@ -313,8 +313,15 @@ async function phases(url: string): Promise<void> {
   // (4) Isolation: a healthy target beside a hanging, a slow (5 s) and a failing (500) one.
   if (phase('isolation')) await run({}, async ({ createHook, commit, workspace }) => {
     const hanging: ServerResponse[] = [];
+    // Requests the hanging target holds open at once (the worker gives up on each at its timeout).
+    let hangingOpen = 0;
+    let hangingMost = 0;
     const faulty = await Promise.all([
-      listen((_, res) => hanging.push(res)),
+      listen((_, res) => {
+        hanging.push(res);
+        hangingMost = Math.max(hangingMost, ++hangingOpen);
+        res.on('close', () => hangingOpen--);
+      }),
       listen((_, res) => setTimeout(() => res.writeHead(200).end(), 5_000).unref()),
       listen((_, res) => res.writeHead(500).end()),
     ]);
@@ -346,7 +353,7 @@ async function phases(url: string): Promise<void> {
       const withFaults = await steady(ISOLATION_SECONDS, tenants, 'faults');
       say(
         `isolation, faults (same run; + a hanging, a 5 s and a 500 target at ${ISOLATION_RATE} events/s each): healthy ${describe(withFaults)}; ` +
-          `p99 ratio faults/no-fault ${(pct(withFaults, 99) / pct(alone, 99)).toFixed(2)}`,
+          `p99 ratio faults/no-fault ${(pct(withFaults, 99) / pct(alone, 99)).toFixed(2)}; the hanging target held at most ${hangingMost} requests open at once`,
       );
     } finally {
       for (const res of hanging) res.destroy();

@@ -10,8 +10,8 @@ const MIN_FETCH_GAP_MS = 20;
  * `wakeIn()` (a job this process scheduled shortly ahead), or the poll interval.
  *
  * With `slowAfterMs`, a job still running after that long (an attempt waiting for a slow answer)
- * gives its slot back and runs on in the slow lane, which holds up to as many jobs as there are
- * slots: requests some receiver leaves hanging do not take the slots of the others. (Which target
+ * gives its slot back and runs on in the slow lane, which holds up to `slowSlots` jobs (default:
+ * as many as there are slots): requests some receiver leaves hanging do not take the slots of the others. (Which target
  * may have how many attempts in flight is the fetch's and the attempt's business.)
  */
 export class DeliverySlots<Job> {
@@ -30,6 +30,8 @@ export class DeliverySlots<Job> {
     private readonly options: {
       readonly slots: number;
       readonly slowAfterMs?: number;
+      /** How many jobs the slow lane holds (default: as many as there are slots). */
+      readonly slowSlots?: number;
       readonly pollIntervalMs: number;
       readonly fetch: (count: number) => Promise<Job[]>;
       readonly run: (job: Job) => Promise<void>;
@@ -109,7 +111,7 @@ export class DeliverySlots<Job> {
       slowAfterMs === undefined
         ? null
         : setTimeout(() => {
-            if (this.slow >= this.options.slots) return; // the slow lane is full: keep the slot
+            if (this.slow >= (this.options.slowSlots ?? this.options.slots)) return; // the slow lane is full: keep the slot
             inSlowLane = true;
             this.slow++;
             this.busy--;

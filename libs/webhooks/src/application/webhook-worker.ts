@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
-import { SLOW_AFTER_SECONDS } from '../domain/in-flight-policy';
+import { SLOW_AFTER_SECONDS, SLOW_LANE_SLOTS_FACTOR } from '../domain/in-flight-policy';
 import { DeliveryQueue, type FetchedJob, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
 import { DeliveryRepository } from '../infrastructure/delivery.repository';
 import { DeliveryAttempts } from './delivery-attempts';
@@ -78,6 +78,7 @@ export class WebhookWorker implements OnModuleDestroy {
     const slots = new DeliverySlots<FetchedJob>({
       slots: webhooks.workerConcurrency,
       slowAfterMs: SLOW_AFTER_SECONDS * 1000,
+      slowSlots: webhooks.workerConcurrency * SLOW_LANE_SLOTS_FACTOR,
       pollIntervalMs: POLLING_INTERVAL_MS,
       fetch: (count) => queue.fetch(count, { maxPerTarget: webhooks.maxInFlightPerTarget }, underWay),
       run: async (job) => {

@@ -10,4 +10,6 @@
  */
 export const SLOW_AFTER_SECONDS = 0.25;
 export const ANSWERED_WITHIN_SECONDS = 10;
-export const SLOW_LANE_FACTOR = 4;
+export const SLOW_LANE_FACTOR = 8;
+/** A worker process runs up to this many times its slots of slow attempts (each waits on a socket, not on a slot). */
+export const SLOW_LANE_SLOTS_FACTOR = 4;
