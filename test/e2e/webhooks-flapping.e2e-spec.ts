@@ -1,19 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DomainEvent } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { useWorkspace } from '../support/suite';
 import type { TestApp, TestWorkspace } from '../support/test-app';
-import { createWebhook, type Receiver, recordEvents, type Reply, startReceiver, uniqueDeliveries, useWorkerApp, waitFor } from './webhooks.helpers';
+import { createWebhook, type Receiver, recordEvents, type Reply, startReceiver, uniqueDeliveries, useWorkerApp, waitFor, taskEvents } from './webhooks.helpers';
 
-const taskEvents = (workspaceId: string, count: number, prefix: string): DomainEvent[] =>
-  Array.from({ length: count }, (_, i) => ({
-    eventType: 'task.created',
-    workspaceId,
-    id: { workspace_id: workspaceId, task_id: `${prefix}-${i}-${randomUUID()}` },
-    actor: { type: 'system' as const, id: null },
-  }));
 const subscriptions = [{ event_type: 'task.created', filter: null }];
 
 /** The largest circuit state seen (closed < half_open < open) while `until` runs, polled from the target's row. */
@@ -42,6 +33,20 @@ async function deliveryLog(t: TestApp, ws: TestWorkspace, webhookId: string) {
     target: { circuit_state: string };
   };
   return body;
+}
+
+/**
+ * The log once every one of the webhook's `count` deliveries is recorded as succeeded (the receiver
+ * answers before the worker records), checked to add up: each `attempt_count` is its automatic
+ * attempts listed.
+ */
+async function succeededLog(t: TestApp, ws: TestWorkspace, webhookId: string, count: number) {
+  const log = await waitFor(async () => {
+    const body = await deliveryLog(t, ws, webhookId);
+    return body.data.length === count && body.data.every((d) => d.status === 'succeeded') ? body : null;
+  }, 20_000, 'every delivery recorded as succeeded');
+  for (const delivery of log.data) expect(delivery.attempt_count).toBe(delivery.attempts.filter((a) => a.trigger === 'automatic').length);
+  return log;
 }
 
 /** Schedule of the flaky case: 1, 2, 3, 5, 8 s (19 s, up to 22.8 s with jitter). */
@@ -93,12 +98,7 @@ describe('webhooks to a flapping receiver (e2e)', () => {
     // Half the attempts failed: the receiver saw well over one request per event.
     expect(receiver.requests.length).toBeGreaterThan(events.length * 1.3);
 
-    // The log adds up: every delivery succeeded, attempt_count = its automatic attempts listed.
-    const log = await waitFor(async () => {
-      const body = await deliveryLog(t, ws, hook.id);
-      return body.data.length === 100 && body.data.every((d) => d.status === 'succeeded') ? body : null;
-    }, 20_000, 'every delivery recorded as succeeded');
-    for (const delivery of log.data) expect(delivery.attempt_count).toBe(delivery.attempts.filter((a) => a.trigger === 'automatic').length);
+    const log = await succeededLog(t, ws, hook.id, events.length);
     expect(log.target.circuit_state).toBe('closed');
   }, 120_000);
 });
@@ -145,11 +145,7 @@ describe('webhooks to a receiver that is down, then up (e2e)', () => {
     const receiver = rx;
     await waitFor(() => uniqueDeliveries(receiver.accepted).length >= events.length, 30_000, 'the whole backlog within 30 s of the return');
     expect(Date.now() - back).toBeLessThan(30_000);
-    const closed = await waitFor(async () => {
-      const body = await deliveryLog(t, ws, hook.id);
-      return body.data.every((d) => d.status === 'succeeded') ? body : null;
-    }, 20_000, 'every delivery recorded as succeeded');
+    const closed = await succeededLog(t, ws, hook.id, events.length);
     expect(closed.target.circuit_state).toBe('closed');
-    for (const delivery of closed.data) expect(delivery.attempt_count).toBe(delivery.attempts.filter((a) => a.trigger === 'automatic').length);
   }, 120_000);
 });

@@ -1,19 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@workbase/shared/kernel';
 import { WebhookWorker } from '@workbase/webhooks';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
-import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, uniqueDeliveries, waitFor, waitForFanOut } from './webhooks.helpers';
+import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, uniqueDeliveries, waitFor, waitForFanOut, taskEvents } from './webhooks.helpers';
 
 const CAP = 3;
 const TIMEOUT_MS = 10_000;
 
-const taskEvents = (workspaceId: string, count: number, prefix = 'task'): DomainEvent[] =>
-  Array.from({ length: count }, (_, i) => ({
-    eventType: 'task.created',
-    workspaceId,
-    id: { workspace_id: workspaceId, task_id: `${prefix}-${i}-${randomUUID()}` },
-    actor: { type: 'system' as const, id: null },
-  }));
 
 /**
  * One target's trouble stays its own: a receiver that never answers holds at most its cap of

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateMemberUseCase } from '@workbase/access';
@@ -134,6 +134,15 @@ export async function createMemberEvent(t: TestApp, workspaceId: string): Promis
   const { memberId } = await t.app.get(CreateMemberUseCase).execute({ workspaceId, email: `member-${process.pid}-${++memberCounter}@hooks.test`, accessLevel: 'member' });
   return memberId;
 }
+
+/** `count` task.created events of a workspace, each with a task id of its own (`prefix-i-uuid`). */
+export const taskEvents = (workspaceId: string, count: number, prefix = 'task'): DomainEvent[] =>
+  Array.from({ length: count }, (_, i) => ({
+    eventType: 'task.created',
+    workspaceId,
+    id: { workspace_id: workspaceId, task_id: `${prefix}-${i}-${randomUUID()}` },
+    actor: { type: 'system' as const, id: null },
+  }));
 
 /** Records events as another context would: inside a transaction, through the outbox. */
 export async function recordEvents(t: TestApp, ...events: DomainEvent[]): Promise<void> {
