@@ -149,3 +149,35 @@ describe('webhooks to a receiver that is down, then up (e2e)', () => {
     expect(closed.target.circuit_state).toBe('closed');
   }, 120_000);
 });
+
+/**
+ * A receiver that answers but leaves some requests hanging: past 0.25 s those stop counting against
+ * its cap (it answered lately), so the rest of its events keep arriving while more than its cap of
+ * requests hang. (One that never answered keeps the strict cap: webhooks-isolation.)
+ */
+describe('webhooks to a receiver that leaves some requests hanging (e2e)', () => {
+  const CAP = 2;
+  const t = useWorkerApp({ WEBHOOK_DELIVERY_TIMEOUT_MS: '15000', WEBHOOK_MAX_IN_FLIGHT_PER_TARGET: String(CAP) });
+  const ws = useWorkspace(t);
+  let rx: Receiver | undefined;
+  afterAll(() => rx?.close());
+
+  it('delivers the others while twice its cap of requests hang', async () => {
+    const hangs = 2 * CAP;
+    // The first two requests are answered (the target is up), the next `hangs` hang, the rest are answered.
+    rx = await startReceiver((_, index) => (index >= 2 && index < 2 + hangs ? 'hang' : { status: 200 }));
+    const receiver = rx;
+    await createWebhook(t, ws.token, receiver.url, subscriptions);
+    await recordEvents(t, ...taskEvents(ws.workspaceId, 2, 'answered'));
+    await waitFor(() => receiver.accepted.length >= 2, 15_000, 'the first two answered');
+    await recordEvents(t, ...taskEvents(ws.workspaceId, hangs, 'hanging'));
+    await waitFor(() => receiver.requests.length >= 2 + hangs, 15_000, `${hangs} requests hanging`);
+    const hangingSince = Date.now();
+    await recordEvents(t, ...taskEvents(ws.workspaceId, 10, 'after'));
+    await waitFor(() => receiver.accepted.length >= 12, 10_000, 'the 10 later events while the others hang');
+    // All within the attempt timeout (15 s): the hanging requests were still open, more than the cap of them.
+    expect(Date.now() - hangingSince).toBeLessThan(10_000);
+    expect(receiver.requests.length - receiver.accepted.length).toBe(hangs);
+    expect(hangs).toBeGreaterThan(CAP);
+  }, 60_000);
+});
