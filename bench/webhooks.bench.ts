@@ -244,7 +244,7 @@ async function phases(url: string): Promise<void> {
     return { keys: keys.map((k) => `${hook}/${k}`), started };
   };
   const lastArrival = (keys: string[]) => Math.max(...keys.map((k) => arrivals.get(k)!));
-  if (phase('flaky')) await run({ ...faultEnv, WEBHOOK_RETRY_SCHEDULE: '1,2,3,5,8' }, async ({ workspace }) => {
+  if (phase('flaky')) await run({ ...faultEnv, WEBHOOK_RETRY_SCHEDULE: '1,2,3,5,8' }, async ({ workspace, db }) => {
     const healthy = await faultServer(() => 'ok');
     const flaky = await faultServer(() => 'flaky');
     try {
@@ -265,8 +265,23 @@ async function phases(url: string): Promise<void> {
           await sleep(200);
         }
       })();
+      // BENCH_SAMPLE_WAITS=1: what the database's active sessions wait on meanwhile, sampled every 100 ms.
+      const waits = new Map<string, number>();
+      const sampling = (async () => {
+        if (!process.env.BENCH_SAMPLE_WAITS) return;
+        while (flakyRun.keys.some((k) => !arrivals.has(k)) && performance.now() - flakyStarted < 300_000) {
+          const rows = (await db.query(
+            `SELECT COALESCE(wait_event_type || ':' || wait_event, 'cpu') || ' ' || regexp_replace(left(query, 50), '[[:space:]]+', ' ', 'g') AS what
+             FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+          )) as Array<{ what: string }>;
+          for (const row of rows) waits.set(row.what, (waits.get(row.what) ?? 0) + 1);
+          await sleep(100);
+        }
+      })();
       await waitAll(flakyRun.keys, (schedule * 1.2 + 60) * 1000 + 120_000).catch((error: Error) => say(`faults, flaky: ${error.message}`));
       await watching;
+      await sampling;
+      if (waits.size > 0) say(`faults, flaky: active sessions by wait (samples): ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([what, n]) => `${n} × ${what}`).join('; ')}`);
       const delivered = flakyRun.keys.filter((k) => arrivals.has(k));
       const flakySeconds = (lastArrival(delivered) - flakyRun.started) / 1000;
       say(
