@@ -26,9 +26,9 @@ type Outcome = AttemptRecord & { readonly retryAfter: string | undefined; readon
  * its open time is over), its attempts in flight (at the cap: wait), a
  * rate-limit token (none: wait), and the attempt row written as started. A job that must wait is
  * re-queued for later and its slot freed at once (the re-queue, the log's reason and the job's
- * completion commit together). After the request: the outcome, the webhook's health, the
- * target's circuit, the next attempt and the job's completion commit together (a success in one
- * statement). Jobs are at-least-once: a job whose attempt was
+ * completion commit together). After the request: a failure's count in the webhook's health (a
+ * statement of its own), then the outcome, the target's circuit, the next attempt and the job's
+ * completion commit together (a success in one statement). Jobs are at-least-once: a job whose attempt was
  * already recorded does nothing.
  */
 @Injectable()
@@ -125,27 +125,26 @@ export class DeliveryAttempts {
       if (circuitWasOpen) await this.store.pullForwardTarget(target);
       return;
     }
+    // The webhook's health first, in a statement of its own: every failed attempt of the webhook
+    // updates its one row, and held to the end of the transaction below, that row's lock queued a
+    // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). The price: an
+    // attempt recorded twice (a job run twice) or cut short by a crash after this counts twice.
+    const endpoint = await this.store.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
+      degradedAfterFailures: webhooks.degradedAfterFailures,
+      inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
+      gone: outcome.statusCode === 410,
+    });
+    const retryAfter = outcome.statusCode === 429 || outcome.statusCode === 503 ? parseRetryAfter(outcome.retryAfter) : null;
+    const delay = endpoint === 'inactive' ? null : nextAttemptDelaySeconds(webhooks.retryScheduleSeconds, data.attempt, retryAfter);
+    const status = delay === null ? 'failed' : 'pending';
     let circuitClosed = false;
     const recorded = await this.transactions
       .run(async (manager) => {
         await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
-        let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
-        let delay: number | null = null;
-        if (!outcome.succeeded) {
-          const endpoint = await this.store.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
-            degradedAfterFailures: webhooks.degradedAfterFailures,
-            inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
-            gone: outcome.statusCode === 410,
-          });
-          const retryAfter = outcome.statusCode === 429 || outcome.statusCode === 503 ? parseRetryAfter(outcome.retryAfter) : null;
-          delay = endpoint === 'inactive' ? null : nextAttemptDelaySeconds(webhooks.retryScheduleSeconds, data.attempt, retryAfter);
-          status = delay === null ? 'failed' : 'pending';
-        }
         const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay * 1000);
         if (!(await this.store.recordAutomaticOutcome(data.workspaceId, data.deliveryId, data.attempt, outcome, { status, nextAttemptAt }))) {
-          throw new StaleAttempt(); // another worker recorded this attempt meanwhile: undo our health change too
+          throw new StaleAttempt(); // another worker recorded this attempt meanwhile
         }
-        if (outcome.succeeded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
         if (delay !== null) {
           const next = { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority, target: target.toString('hex') };
           await queue.enqueue(manager, [{ data: next, startAfterSeconds: delay }]);
