@@ -18,8 +18,11 @@
  * then workspace B's first event, committed once A's backlog is fanned out and, in another run,
  * right after A's last commit (A's events still in the outbox), with the default rate limit and
  * with it lifted.
- * BENCH_ONLY=isolation,fairness (names: latency, throughput, ratelimit, isolation, fairness;
- * fairness-commit runs only the "right after commit" cases of fairness) runs some.
+ * (6) faults (issue 27): BENCH_FAULT_EVENTS (default 1,000) to a healthy target, then to one failing
+ * half its attempts (flaky), and to one refusing connections for BENCH_DOWN_SECONDS (default 120)
+ * then answering (downup).
+ * BENCH_ONLY=isolation,fairness (names: latency, throughput, ratelimit, isolation, fairness, flaky,
+ * downup; fairness-commit runs only the "right after commit" cases of fairness) runs some.
  * API, worker and receivers share this process; receivers listen on 127.0.0.1 only.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -37,6 +40,8 @@ const LIMITED_EVENTS = Number(process.env.BENCH_LIMITED_EVENTS ?? 100);
 const ISOLATION_RATE = Number(process.env.BENCH_ISOLATION_RATE ?? 20);
 const ISOLATION_SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 30);
 const BACKLOG_EVENTS = Number(process.env.BENCH_BACKLOG_EVENTS ?? 10_000);
+const FAULT_EVENTS = Number(process.env.BENCH_FAULT_EVENTS ?? 1000);
+const DOWN_SECONDS = Number(process.env.BENCH_DOWN_SECONDS ?? 120);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((name) => name.trim())) : null;
 const phase = (name: string) => !ONLY || ONLY.has(name);
 
@@ -86,6 +91,8 @@ async function phases(url: string): Promise<void> {
         createHook: async (targetUrl = runTarget) =>
           (await call<{ data: { id: { webhook_id: string } } }>('POST', '/v2/webhooks', { data: { target_url: targetUrl, subscriptions: [{ event_type: 'task.created', filter: null }] } })).data.id
             .webhook_id,
+        circuitOf: async (hook: string) =>
+          (await call<{ target: { circuit_state: string } }>('GET', `/v2/webhooks/${hook}/deliveries?limit=1`)).target.circuit_state,
         commit: async (keys: string[]) => {
           const events: DomainEvent[] = keys.map((key) => ({
             eventType: 'task.created',
@@ -109,6 +116,8 @@ async function phases(url: string): Promise<void> {
   interface Tenant {
     workspaceId: string;
     createHook(targetUrl?: string): Promise<string>;
+    /** The circuit state of the webhook's target, from its delivery log. */
+    circuitOf(hook: string): Promise<string>;
     commit(keys: string[]): Promise<number>;
   }
   interface Ctx extends Tenant {
@@ -186,11 +195,148 @@ async function phases(url: string): Promise<void> {
     say(`default rate limit (${LIMITED_EVENTS} events, 1 endpoint, 25/s, burst 25): steady ${rate} deliveries/s after the burst; all received ${((times[times.length - 1] - started) / 1000).toFixed(1)} s after commit`);
   });
 
+  // (6) Faults of a receiver that is not dead (issue 27; run before (4), whose dead targets' backlog
+  // outlives its run and would be worked on meanwhile): in one run, a no-fault phase (BENCH_FAULT_EVENTS
+  // to a healthy target), then the same number to a target that fails half its attempts at random
+  // (500, connection reset, no answer until the timeout; each delivery at most 3 times, as in the
+  // fault run), then (downup) as many to a target that refuses connections for BENCH_DOWN_SECONDS
+  // before it answers. Default settings except a 3 s attempt timeout and, for the flaky target, the
+  // short retry schedule 1,2,3,5,8 s (the down-then-up target keeps the default schedule: its
+  // retries fall 5 min apart while it is down). BENCH_FAULT_ENV='{"WEBHOOK_RATE_LIMIT_PER_SECOND":"100000"}' adds settings.
+  const faultEnv = { WEBHOOK_DELIVERY_TIMEOUT_MS: '3000', ...(JSON.parse(process.env.BENCH_FAULT_ENV ?? '{}') as Record<string, string>) };
+  const faultServer = async (mode: () => 'ok' | 'flaky', port = 0) => {
+    const failed = new Map<string, number>();
+    const hanging: ServerResponse[] = [];
+    const s = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const id = String(req.headers['webhook-id']);
+        if (mode() === 'flaky' && (failed.get(id) ?? 0) < 3 && Math.random() < 0.5) {
+          failed.set(id, (failed.get(id) ?? 0) + 1);
+          const fault = Math.floor(Math.random() * 3);
+          if (fault === 0) res.writeHead(500).end();
+          else if (fault === 1) req.socket.destroy();
+          else hanging.push(res);
+          return;
+        }
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { webhook_id: string; events: { id: { task_id: string } }[] };
+        const key = `${body.webhook_id}/${body.events[0].id.task_id}`;
+        if (!arrivals.has(key)) arrivals.set(key, performance.now());
+        received++;
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => s.listen(port, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`,
+      port: (s.address() as AddressInfo).port,
+      close: async () => {
+        for (const res of hanging) res.destroy();
+        await close(s);
+      },
+    };
+  };
+  const backlog = async (tenant: Tenant, hook: string, prefix: string) => {
+    const keys = Array.from({ length: FAULT_EVENTS }, (_, i) => `${prefix}-${i}`);
+    const started = performance.now();
+    for (let i = 0; i < keys.length; i += 100) await tenant.commit(keys.slice(i, i + 100));
+    return { keys: keys.map((k) => `${hook}/${k}`), started };
+  };
+  const lastArrival = (keys: string[]) => Math.max(...keys.map((k) => arrivals.get(k)!));
+  if (phase('flaky')) await run({ ...faultEnv, WEBHOOK_RETRY_SCHEDULE: '1,2,3,5,8' }, async ({ workspace, db }) => {
+    const healthy = await faultServer(() => 'ok');
+    const flaky = await faultServer(() => 'flaky');
+    try {
+      const tenant = await workspace('faults');
+      const okRun = await backlog(tenant, await tenant.createHook(healthy.url), 'ok');
+      await waitAll(okRun.keys, 600_000);
+      const okSeconds = (lastArrival(okRun.keys) - okRun.started) / 1000;
+      say(`faults, no-fault phase (${FAULT_EVENTS} events to a healthy target, 3 s timeout): all received ${okSeconds.toFixed(1)} s after the first commit: ${(FAULT_EVENTS / okSeconds).toFixed(1)} deliveries/s`);
+      const flakyStarted = performance.now();
+      const flakyHook = await tenant.createHook(flaky.url);
+      const flakyRun = await backlog(tenant, flakyHook, 'flaky');
+      const schedule = 1 + 2 + 3 + 5 + 8;
+      // Polled often enough to see the shortest open time (1 s, the first retry's delay).
+      let opened = 0;
+      const watching = (async () => {
+        while (flakyRun.keys.some((k) => !arrivals.has(k)) && performance.now() - flakyStarted < (schedule * 1.2 + 60) * 1000 + 120_000) {
+          if ((await tenant.circuitOf(flakyHook)) !== 'closed') opened++;
+          await sleep(200);
+        }
+      })();
+      // BENCH_SAMPLE_WAITS=1: what the database's active sessions wait on meanwhile, sampled every 100 ms.
+      const waits = new Map<string, number>();
+      const sampling = (async () => {
+        if (!process.env.BENCH_SAMPLE_WAITS) return;
+        while (flakyRun.keys.some((k) => !arrivals.has(k)) && performance.now() - flakyStarted < 300_000) {
+          const rows = (await db.query(
+            `SELECT COALESCE(wait_event_type || ':' || wait_event, 'cpu') || ' ' || regexp_replace(left(query, 50), '[[:space:]]+', ' ', 'g') AS what
+             FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+          )) as Array<{ what: string }>;
+          for (const row of rows) waits.set(row.what, (waits.get(row.what) ?? 0) + 1);
+          await sleep(100);
+        }
+      })();
+      await waitAll(flakyRun.keys, (schedule * 1.2 + 60) * 1000 + 120_000).catch((error: Error) => say(`faults, flaky: ${error.message}`));
+      await watching;
+      await sampling;
+      if (waits.size > 0) say(`faults, flaky: active sessions by wait (samples): ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([what, n]) => `${n} × ${what}`).join('; ')}`);
+      const delivered = flakyRun.keys.filter((k) => arrivals.has(k));
+      const flakySeconds = (lastArrival(delivered) - flakyRun.started) / 1000;
+      say(
+        `faults, flaky (same run; 50 % of attempts fail: 500, reset, no answer until the 3 s timeout; each delivery at most 3 times; schedule 1,2,3,5,8 s): ` +
+          `${delivered.length} of ${FAULT_EVENTS} received, the last ${flakySeconds.toFixed(1)} s after the first commit (bound: schedule ${schedule} s + 20 % jitter + 60 s = ${(schedule * 1.2 + 60).toFixed(0)} s); ` +
+          `${(delivered.length / flakySeconds).toFixed(1)} deliveries/s = ${((delivered.length / flakySeconds) / (FAULT_EVENTS / okSeconds) * 100).toFixed(0)} % of no-fault; ` +
+          `circuit seen open in ${opened} of its log's reads (every 200 ms)`,
+      );
+    } finally {
+      await healthy.close();
+      await flaky.close();
+    }
+  });
+  if (phase('downup')) await run(faultEnv, async ({ workspace, db }) => {
+    // A port nothing listens on (connections refused) until the receiver comes up on it.
+    const placeholder = await faultServer(() => 'ok');
+    const port = placeholder.port;
+    await placeholder.close();
+    const tenant = await workspace('down');
+    const hook = await tenant.createHook(`http://127.0.0.1:${port}/hook`);
+    const downRun = await backlog(tenant, hook, 'down');
+    const downUntil = downRun.started + DOWN_SECONDS * 1000;
+    let opened = 0;
+    while (performance.now() < downUntil) {
+      if ((await tenant.circuitOf(hook)) !== 'closed') opened++;
+      await sleep(500);
+    }
+    const [attempts] = (await db.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.workspace_id = a.workspace_id AND d.id = a.delivery_id WHERE d.webhook_id = $1`, [hook])) as Array<{ n: number }>;
+    const receiver = await faultServer(() => 'ok', port);
+    const back = performance.now();
+    try {
+      await waitAll(downRun.keys, 300_000).catch((error: Error) => say(`faults, down-then-up: ${error.message}`));
+      const delivered = downRun.keys.filter((k) => arrivals.has(k));
+      say(
+        `faults, down then up (${FAULT_EVENTS} events committed as the target went down; connections refused for ${DOWN_SECONDS} s; default schedule): ` +
+          `circuit seen open or half-open in ${opened} of its log's reads (every 500 ms while down); ${attempts.n} attempts while down; ${delivered.length} of ${FAULT_EVENTS} received, ` +
+          `the last ${((lastArrival(delivered) - back) / 1000).toFixed(1)} s after its return`,
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
   // (4) Isolation: a healthy target beside a hanging, a slow (5 s) and a failing (500) one.
   if (phase('isolation')) await run({}, async ({ createHook, commit, workspace }) => {
     const hanging: ServerResponse[] = [];
+    // Requests the hanging target holds open at once (the worker gives up on each at its timeout).
+    let hangingOpen = 0;
+    let hangingMost = 0;
     const faulty = await Promise.all([
-      listen((_, res) => hanging.push(res)),
+      listen((_, res) => {
+        hanging.push(res);
+        hangingMost = Math.max(hangingMost, ++hangingOpen);
+        res.on('close', () => hangingOpen--);
+      }),
       listen((_, res) => setTimeout(() => res.writeHead(200).end(), 5_000).unref()),
       listen((_, res) => res.writeHead(500).end()),
     ]);
@@ -222,7 +368,7 @@ async function phases(url: string): Promise<void> {
       const withFaults = await steady(ISOLATION_SECONDS, tenants, 'faults');
       say(
         `isolation, faults (same run; + a hanging, a 5 s and a 500 target at ${ISOLATION_RATE} events/s each): healthy ${describe(withFaults)}; ` +
-          `p99 ratio faults/no-fault ${(pct(withFaults, 99) / pct(alone, 99)).toFixed(2)}`,
+          `p99 ratio faults/no-fault ${(pct(withFaults, 99) / pct(alone, 99)).toFixed(2)}; the hanging target held at most ${hangingMost} requests open at once`,
       );
     } finally {
       for (const res of hanging) res.destroy();

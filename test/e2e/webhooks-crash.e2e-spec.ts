@@ -79,12 +79,14 @@ describe('webhook worker crash (e2e)', () => {
     // shows it as interrupted, followed by the attempt that delivered it.
     const log = await t.http().get(`/v2/webhooks/${hook.id}/deliveries?limit=100`).set('Authorization', `Bearer ${ws.token}`);
     const inFlight = log.body.data.find((d: { id: { delivery_id: string } }) => d.id.delivery_id === inFlightId);
-    expect(inFlight).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    // attempt_count counts every automatic attempt listed, the interrupted one included.
+    expect(inFlight).toMatchObject({ status: 'succeeded', attempt_count: 2 });
     expect(inFlight.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['interrupted', 'succeeded']);
     expect(inFlight.attempts[0]).toMatchObject({ trigger: 'automatic', succeeded: false, duration_ms: null, status_code: null, error: expect.stringMatching(/^interrupted: /) });
     // Others the killed worker had started (attempt written, request not yet received) read the same way.
-    for (const delivery of log.body.data as Array<{ status: string; attempts: Array<{ outcome: string }> }>) {
+    for (const delivery of log.body.data as Array<{ status: string; attempt_count: number; attempts: Array<{ trigger: string; outcome: string }> }>) {
       const outcomes = delivery.attempts.map((a) => a.outcome);
+      expect(delivery.attempt_count).toBe(delivery.attempts.filter((a) => a.trigger === 'automatic').length);
       expect({ status: delivery.status, last: outcomes[outcomes.length - 1] }).toEqual({ status: 'succeeded', last: 'succeeded' });
       expect(outcomes.slice(0, -1).every((o) => o === 'interrupted')).toBe(true);
     }

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@workbase/shared/kernel';
 import { WebhookWorker } from '@workbase/webhooks';
 import { rateTargetKey } from '../../libs/webhooks/src/domain/rate-target';
 import { DataSource } from 'typeorm';
@@ -10,18 +8,11 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { Client } from 'pg';
 import { FanOut } from '../../libs/webhooks/src/application/fan-out';
 import { DeliveryQueue } from '../../libs/webhooks/src/infrastructure/delivery-queue';
-import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, waitFor, waitForFanOut, waitForHorizon } from './webhooks.helpers';
+import { createWebhook, FAST_WEBHOOK_ENV, type Receiver, recordEvents, startReceiver, waitFor, waitForFanOut, waitForHorizon, taskEvents } from './webhooks.helpers';
 
 const BACKLOG = 2_000;
 const subscriptions = [{ event_type: 'task.created', filter: null }];
 
-const taskEvents = (workspaceId: string, count: number, prefix: string): DomainEvent[] =>
-  Array.from({ length: count }, (_, i) => ({
-    eventType: 'task.created',
-    workspaceId,
-    id: { workspace_id: workspaceId, task_id: `${prefix}-${i}-${randomUUID()}` },
-    actor: { type: 'system' as const, id: null },
-  }));
 
 /** A's backlog in transactions of 500 (as an import would write it), then B's one event: all still in the outbox. */
 async function backlogThenOne(t: TestApp, busy: string, quiet: string, backlog: number): Promise<void> {

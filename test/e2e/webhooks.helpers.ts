@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateMemberUseCase } from '@workbase/access';
@@ -23,7 +23,8 @@ export const FAST_WEBHOOK_ENV: Record<string, string> = {
   WEBHOOK_MAINTENANCE_INTERVAL_SECONDS: '1',
   WEBHOOK_DEGRADED_AFTER_FAILURES: '3',
   WEBHOOK_RATE_LIMIT_PER_SECOND: '1000',
-  // A failing receiver's circuit opens after 5 failures in a row and is probed again soon.
+  // A receiver that answers nothing opens its circuit after 20 attempts in a row over 0.3 s, and is probed again soon.
+  WEBHOOK_CIRCUIT_FAILING_MS: '300',
   WEBHOOK_CIRCUIT_OPEN_MS: '300',
   WEBHOOK_CIRCUIT_MAX_OPEN_MS: '1000',
 };
@@ -63,7 +64,8 @@ export interface ReceivedRequest {
   readonly path: string;
 }
 
-export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+/** An answer; `hang`: none (the request stays open); `reset`: the connection is destroyed without an answer. */
+export type Reply = { status: number; headers?: Record<string, string> } | 'hang' | 'reset';
 
 export interface Receiver {
   readonly url: string;
@@ -88,6 +90,10 @@ export async function startReceiver(reply: Receiver['reply'] = () => ({ status: 
       const answer = receiver.reply(request, requests.length - 1);
       if (answer === 'hang') {
         hanging.push(res);
+        return;
+      }
+      if (answer === 'reset') {
+        req.socket.destroy();
         return;
       }
       if (answer.status >= 200 && answer.status < 300) accepted.push(request);
@@ -128,6 +134,15 @@ export async function createMemberEvent(t: TestApp, workspaceId: string): Promis
   const { memberId } = await t.app.get(CreateMemberUseCase).execute({ workspaceId, email: `member-${process.pid}-${++memberCounter}@hooks.test`, accessLevel: 'member' });
   return memberId;
 }
+
+/** `count` task.created events of a workspace, each with a task id of its own (`prefix-i-uuid`). */
+export const taskEvents = (workspaceId: string, count: number, prefix = 'task'): DomainEvent[] =>
+  Array.from({ length: count }, (_, i) => ({
+    eventType: 'task.created',
+    workspaceId,
+    id: { workspace_id: workspaceId, task_id: `${prefix}-${i}-${randomUUID()}` },
+    actor: { type: 'system' as const, id: null },
+  }));
 
 /** Records events as another context would: inside a transaction, through the outbox. */
 export async function recordEvents(t: TestApp, ...events: DomainEvent[]): Promise<void> {

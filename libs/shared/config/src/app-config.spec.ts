@@ -20,7 +20,7 @@ describe('loadConfig', () => {
       eventRetentionDays: 30,
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
-    expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 5, circuitOpenMs: 30_000, circuitMaxOpenMs: 600_000 });
+    expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 20, circuitFailingMs: 5_000, circuitOpenMs: 5_000, circuitMaxOpenMs: 30_000 });
     expect(config.cursorSecret.length).toBeGreaterThanOrEqual(32);
   });
 
@@ -58,7 +58,7 @@ describe('loadConfig', () => {
       cursorSecret: 'x'.repeat(32),
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2.5, 60]);
-    expect(config.webhooks).toMatchObject({ maxInFlightPerTarget: 2, circuitOpenMs: 500, circuitMaxOpenMs: 600_000 });
+    expect(config.webhooks).toMatchObject({ maxInFlightPerTarget: 2, circuitOpenMs: 500, circuitMaxOpenMs: 30_000 });
   });
 
   it.each([
@@ -74,6 +74,8 @@ describe('loadConfig', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '5,soon', /WEBHOOK_RETRY_SCHEDULE: must be a comma-separated list of seconds/],
     ['WEBHOOK_MAX_IN_FLIGHT_PER_TARGET', '0', /WEBHOOK_MAX_IN_FLIGHT_PER_TARGET/],
     ['WEBHOOK_CIRCUIT_OPEN_MS', '5', /WEBHOOK_CIRCUIT_OPEN_MS/],
+    ['WEBHOOK_CIRCUIT_FAILURES', '5', /WEBHOOK_CIRCUIT_FAILURES/],
+    ['WEBHOOK_CIRCUIT_FAILING_MS', '-1', /WEBHOOK_CIRCUIT_FAILING_MS/],
     ['CURSOR_SECRET', 'short', /CURSOR_SECRET: must be at least 32 characters/],
     ['SECRETS_KEY', 'abc123', /SECRETS_KEY: must be 32 bytes/],
     ['SQL_POOL_SIZE', '0', /SQL_POOL_SIZE/],

@@ -120,11 +120,15 @@ class EnvironmentVariables {
   @IntegerVar(1, 256)
   WEBHOOK_MAX_IN_FLIGHT_PER_TARGET?: number;
 
-  /** Failed attempts in a row after which a target's circuit opens. */
-  @IntegerVar(1)
+  /** Attempts in a row with no answer (no 2xx or 4xx) before a target's circuit may open (at least 20). */
+  @IntegerVar(20)
   WEBHOOK_CIRCUIT_FAILURES?: number;
 
-  /** How long a circuit stays open before its first probe (doubles after each failed probe). */
+  /** ...and for how long at least the target must have had no answer. */
+  @IntegerVar(0)
+  WEBHOOK_CIRCUIT_FAILING_MS?: number;
+
+  /** How long a circuit stays open before its first probes (doubles after each failed probe, bounded by the failed attempt's next retry). */
   @IntegerVar(100)
   WEBHOOK_CIRCUIT_OPEN_MS?: number;
 
@@ -265,9 +269,11 @@ export interface WebhookDeliveryConfig {
   readonly workerConcurrency: number;
   /** Attempts in flight to one target at once, across workers. */
   readonly maxInFlightPerTarget: number;
-  /** A target's circuit opens after this many failed attempts in a row... */
+  /** A target's circuit opens once this many attempts in a row had no answer... */
   readonly circuitFailures: number;
-  /** ...for this long, doubling after each failed probe up to `circuitMaxOpenMs`. */
+  /** ...over at least this long (a failure rate with answers mixed in never opens it)... */
+  readonly circuitFailingMs: number;
+  /** ...for this long, doubling after each failed half-open round up to `circuitMaxOpenMs` (and never past the failed attempt's next retry). */
   readonly circuitOpenMs: number;
   readonly circuitMaxOpenMs: number;
 }
@@ -325,9 +331,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       fanOutIntervalMs: parsed.WEBHOOK_FANOUT_INTERVAL_MS ?? 250,
       workerConcurrency: parsed.WEBHOOK_WORKER_CONCURRENCY ?? 16,
       maxInFlightPerTarget: parsed.WEBHOOK_MAX_IN_FLIGHT_PER_TARGET ?? 4,
-      circuitFailures: parsed.WEBHOOK_CIRCUIT_FAILURES ?? 5,
-      circuitOpenMs: parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000,
-      circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 600_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 30_000),
+      circuitFailures: parsed.WEBHOOK_CIRCUIT_FAILURES ?? 20,
+      circuitFailingMs: parsed.WEBHOOK_CIRCUIT_FAILING_MS ?? 5_000,
+      circuitOpenMs: parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 5_000,
+      circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 30_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 5_000),
     },
     eventRetentionDays: parsed.EVENT_RETENTION_DAYS ?? 30,
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),

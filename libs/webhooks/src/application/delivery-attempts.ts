@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { NotFoundError, RateLimitedError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { SLOW_LANE_FACTOR } from '../domain/in-flight-policy';
 import { rateTargetKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
@@ -15,19 +16,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LEASE_SLACK_SECONDS = 5;
 /** Longest wait of a job for a target whose attempts are all in flight (the waits back off up to it). */
 const MAX_BUSY_WAIT_SECONDS = 30;
-/** Jobs that wait for an open circuit wake spread over up to this long after the probe is due. */
+/** Jobs that wait for an open circuit wake spread over up to a fifth of this long after it half-opens. */
 const MAX_CIRCUIT_SPREAD_SECONDS = 30;
 
 type Outcome = AttemptRecord & { readonly retryAfter: string | undefined; readonly refused: boolean };
 
 /**
- * One HTTP attempt of a delivery. Before anything is sent: the target's circuit (open: wait for
- * the probe; due: this attempt is the probe), its attempts in flight (at the cap: wait), a
+ * One HTTP attempt of a delivery. Before anything is sent: the target's circuit (open: wait until
+ * its open time is over), its attempts in flight (at the cap: wait), a
  * rate-limit token (none: wait), and the attempt row written as started. A job that must wait is
  * re-queued for later and its slot freed at once (the re-queue, the log's reason and the job's
- * completion commit together). After the request: the outcome, the webhook's health, the
- * target's circuit, the next attempt and the job's completion commit together (a success in one
- * statement). Jobs are at-least-once: a job whose attempt was
+ * completion commit together). After the request: a failure's count in the webhook's health (a
+ * statement of its own), then the outcome, the target's circuit, the next attempt and the job's
+ * completion commit together (a success in one statement). Jobs are at-least-once: a job whose attempt was
  * already recorded does nothing.
  */
 @Injectable()
@@ -77,45 +78,40 @@ export class DeliveryAttempts {
     }
     const started = await this.store.startAttempt(data.workspaceId, data.deliveryId, 'automatic', target, this.leaseSeconds);
     const outcome = await this.send(delivery, new Date());
-    await this.finish(queue, job, delivery, { started, probe: ready.probe, targetFailing: ready.failing }, outcome);
+    await this.finish(queue, job, delivery, started, outcome);
   }
 
   /**
-   * Whether an attempt may start on the target now (and whether it is the circuit's probe), or
-   * why and how long it waits; takes a rate-limit token when it says go. The cap is checked
-   * without a lock: fetch already leaves a busy target's jobs queued, and this check only catches
-   * what several processes fetched at once (two racing here may both go: across processes the
-   * cap is soft by that much). The probe is claimed atomically: one attempt probes.
+   * Whether an attempt may start on the target now, or why and how long it waits; takes a
+   * rate-limit token when it says go. An open circuit holds every attempt until its open time is
+   * over; then (half-open) attempts go out as to a closed one, up to the cap: the first answer
+   * closes it, a failure opens it again. The cap is checked without a lock: fetch already leaves
+   * a busy target's jobs queued, and this check only catches what several processes fetched at
+   * once (two racing here may both go: across processes the cap is soft by that much).
    */
-  private async readiness(target: Buffer, deferrals: number): Promise<{ probe: boolean; failing: boolean } | { reason: WaitingReason; seconds: number }> {
+  private async readiness(target: Buffer, deferrals: number): Promise<{ go: true } | { reason: WaitingReason; seconds: number }> {
     const { maxInFlightPerTarget, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
-    const { circuit, inFlight, firstEndsIn } = await this.store.targetState(target, this.leaseSeconds);
-    let probe = false;
-    const spread = () => Math.random() * Math.min(circuit?.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS);
-    if (circuit && circuit.opens_in !== null) {
-      if (circuit.opens_in > 0) return { reason: 'circuit_open', seconds: circuit.opens_in + spread() };
-      if (circuit.probing) return { reason: 'circuit_open', seconds: 0.5 + spread() };
-      probe = true;
+    const { circuit, inFlight, totalInFlight, firstEndsIn } = await this.store.targetState(target);
+    if (circuit && circuit.opens_in !== null && circuit.opens_in > 0) {
+      // Spread the held jobs over a little after the open time, so they do not all wake at once.
+      const spread = Math.random() * Math.min(circuit.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS) * 0.2;
+      return { reason: 'circuit_open', seconds: circuit.opens_in + spread };
     }
-    if (inFlight >= maxInFlightPerTarget) {
+    if (inFlight >= maxInFlightPerTarget || totalInFlight >= maxInFlightPerTarget * SLOW_LANE_FACTOR) {
       // Unknown when an attempt ends (at the latest when its lease does): back off, with jitter.
       const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(firstEndsIn, 0.05));
       return { reason: 'target_busy', seconds: backoff * (0.5 + Math.random()) };
     }
-    if (probe && !(await this.store.claimProbe(target, this.leaseSeconds))) return { reason: 'circuit_open', seconds: 0.5 + spread() };
     const tokenWait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
-    if (tokenWait > 0) {
-      if (probe) await this.store.releaseProbe(target);
-      return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
-    }
-    return { probe, failing: (circuit?.consecutive_failures ?? 0) > 0 };
+    if (tokenWait > 0) return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
+    return { go: true };
   }
 
   private async finish(
     queue: DeliveryQueue,
     job: { id: string; data: DeliveryJob },
     delivery: DeliveryToAttempt,
-    { started, probe, targetFailing }: { started: StartedAttempt; probe: boolean; targetFailing: boolean },
+    started: StartedAttempt,
     outcome: Outcome,
   ): Promise<void> {
     const { data } = job;
@@ -124,44 +120,48 @@ export class DeliveryAttempts {
     const targetFailed = (outcome.statusCode === null && !outcome.refused) || (outcome.statusCode !== null && outcome.statusCode >= 500);
     if (outcome.succeeded) {
       // The common case in one statement: the attempt, the delivery and the job's completion.
-      const recorded = await this.store.recordSuccess(data.workspaceId, data.deliveryId, started.id, data.attempt, outcome, job.id);
+      const { recorded, circuitWasOpen } = await this.store.recordSuccess(data.workspaceId, data.deliveryId, started.id, data.attempt, outcome, job.id, target);
       if (recorded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
-      if (targetFailing) await this.store.recordTargetAnswered(target);
+      if (circuitWasOpen) await this.store.pullForwardTarget(target);
       return;
     }
+    // The webhook's health first, in a statement of its own: every failed attempt of the webhook
+    // updates its one row, and held to the end of the transaction below, that row's lock queued a
+    // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). The price: an
+    // attempt recorded twice (a job run twice) or cut short by a crash after this counts twice.
+    const endpoint = await this.store.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
+      degradedAfterFailures: webhooks.degradedAfterFailures,
+      inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
+      gone: outcome.statusCode === 410,
+    });
+    const retryAfter = outcome.statusCode === 429 || outcome.statusCode === 503 ? parseRetryAfter(outcome.retryAfter) : null;
+    const delay = endpoint === 'inactive' ? null : nextAttemptDelaySeconds(webhooks.retryScheduleSeconds, data.attempt, retryAfter);
+    const status = delay === null ? 'failed' : 'pending';
+    let circuitClosed = false;
     const recorded = await this.transactions
       .run(async (manager) => {
         await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
-        let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
-        let delay: number | null = null;
-        if (!outcome.succeeded) {
-          const endpoint = await this.store.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
-            degradedAfterFailures: webhooks.degradedAfterFailures,
-            inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
-            gone: outcome.statusCode === 410,
-          });
-          const retryAfter = outcome.statusCode === 429 || outcome.statusCode === 503 ? parseRetryAfter(outcome.retryAfter) : null;
-          delay = endpoint === 'inactive' ? null : nextAttemptDelaySeconds(webhooks.retryScheduleSeconds, data.attempt, retryAfter);
-          status = delay === null ? 'failed' : 'pending';
-        }
         const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay * 1000);
         if (!(await this.store.recordAutomaticOutcome(data.workspaceId, data.deliveryId, data.attempt, outcome, { status, nextAttemptAt }))) {
-          throw new StaleAttempt(); // another worker recorded this attempt meanwhile: undo our health change too
-        }
-        if (outcome.succeeded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
-        if (targetFailed) {
-          await this.store.recordTargetFailure(target, {
-            threshold: webhooks.circuitFailures,
-            openSeconds: webhooks.circuitOpenMs / 1000,
-            maxOpenSeconds: webhooks.circuitMaxOpenMs / 1000,
-            probe,
-          });
-        } else if (outcome.statusCode !== null && targetFailing) {
-          await this.store.recordTargetAnswered(target);
+          throw new StaleAttempt(); // another worker recorded this attempt meanwhile
         }
         if (delay !== null) {
           const next = { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority, target: target.toString('hex') };
           await queue.enqueue(manager, [{ data: next, startAfterSeconds: delay }]);
+        }
+        if (targetFailed) {
+          const open = await this.store.recordTargetFailure(target, {
+            threshold: webhooks.circuitFailures,
+            failingSeconds: webhooks.circuitFailingMs / 1000,
+            openSeconds: webhooks.circuitOpenMs / 1000,
+            maxOpenSeconds: webhooks.circuitMaxOpenMs / 1000,
+            retryInSeconds: delay,
+          });
+          // (After the retry above is queued: it may be the target's only job, hence its probe.)
+          if (open) await this.store.scheduleProbe(target);
+        } else if (outcome.statusCode !== null) {
+          // An answer (a 4xx): the target is up, whatever the delivery's fate.
+          circuitClosed = await this.store.recordTargetAnswered(target);
         }
         await queue.complete(manager, job.id);
         return true;
@@ -170,6 +170,7 @@ export class DeliveryAttempts {
         if (error instanceof StaleAttempt) return false;
         throw error;
       });
+    if (circuitClosed) await this.store.pullForwardTarget(target);
     if (!recorded) {
       // The request did go out: its attempt row says how it went; the job has nothing left to do.
       await this.transactions.run(async (manager) => {

@@ -4,7 +4,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The slot loop with an in-memory queue: no batch is awaited as a whole, and never more than N run. */
 describe('DeliverySlots', () => {
-  function harness(slots: number, durations: Record<string, number>) {
+  function harness(slots: number, durations: Record<string, number>, slowAfterMs?: number) {
     const queue = Object.keys(durations);
     const started: string[] = [];
     const finished: string[] = [];
@@ -12,6 +12,7 @@ describe('DeliverySlots', () => {
     let most = 0;
     const pool = new DeliverySlots<string>({
       slots,
+      slowAfterMs,
       pollIntervalMs: 60_000, // only wakes (a slot's end, wake()) make it fetch again in these tests
       fetch: async (count) => queue.splice(0, count),
       run: async (job) => {
@@ -58,5 +59,32 @@ describe('DeliverySlots', () => {
     h.pool.wake();
     await sleep(50);
     expect(h.started).not.toContain('d');
+  });
+
+  it('gives the slot of a job running past slowAfterMs back, with as many slow jobs as slots at most', async () => {
+    // 4 jobs that hang for a second, then quick ones: with 2 slots and no slow lane, the quick
+    // ones would wait for the hanging ones to end.
+    const durations: Record<string, number> = { 'hang-0': 1_000, 'hang-1': 1_000, 'hang-2': 1_000, 'hang-3': 1_000 };
+    for (let i = 0; i < 10; i++) durations[`quick-${i}`] = 5;
+    const h = harness(2, durations, 50);
+    h.pool.start();
+    await sleep(600);
+    // Two hanging jobs moved to the slow lane (full at 2), the next two hold both slots: the
+    // quick ones wait behind them, as they would with no slow lane.
+    expect(h.pool.slowJobs).toBe(2);
+    expect(h.finished.filter((job) => job.startsWith('quick'))).toHaveLength(0);
+    expect(h.most()).toBe(4);
+    await h.pool.stop();
+    expect(h.finished.filter((job) => job.startsWith('hang'))).toHaveLength(4);
+
+    const quickAfterOne = harness(2, { hang: 1_000, ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`quick-${i}`, 5])) }, 50);
+    quickAfterOne.pool.start();
+    await sleep(400);
+    // One hanging job in the slow lane: both slots run the quick ones long before it ends.
+    expect(quickAfterOne.finished).toHaveLength(10);
+    expect(quickAfterOne.pool.slowJobs).toBe(1);
+    expect(quickAfterOne.most()).toBeLessThanOrEqual(3);
+    await quickAfterOne.pool.stop();
+    expect(quickAfterOne.pool.slowJobs).toBe(0);
   });
 });

@@ -8,9 +8,15 @@ const MIN_FETCH_GAP_MS = 20;
  *
  * The loop sleeps when nothing is due, until `wake()` (a job notification), a timer set by
  * `wakeIn()` (a job this process scheduled shortly ahead), or the poll interval.
+ *
+ * With `slowAfterMs`, a job still running after that long (an attempt waiting for a slow answer)
+ * gives its slot back and runs on in the slow lane, which holds up to `slowSlots` jobs (default:
+ * as many as there are slots): requests some receiver leaves hanging do not take the slots of the others. (Which target
+ * may have how many attempts in flight is the fetch's and the attempt's business.)
  */
 export class DeliverySlots<Job> {
   private busy = 0;
+  private slow = 0;
   private running = false;
   private loop: Promise<void> | null = null;
   private woken = false;
@@ -23,6 +29,9 @@ export class DeliverySlots<Job> {
   constructor(
     private readonly options: {
       readonly slots: number;
+      readonly slowAfterMs?: number;
+      /** How many jobs the slow lane holds (default: as many as there are slots). */
+      readonly slowSlots?: number;
       readonly pollIntervalMs: number;
       readonly fetch: (count: number) => Promise<Job[]>;
       readonly run: (job: Job) => Promise<void>;
@@ -90,13 +99,31 @@ export class DeliverySlots<Job> {
     }
   }
 
+  get slowJobs(): number {
+    return this.slow;
+  }
+
   private launch(job: Job): void {
     this.busy++;
+    let inSlowLane = false;
+    const { slowAfterMs } = this.options;
+    const timer =
+      slowAfterMs === undefined
+        ? null
+        : setTimeout(() => {
+            if (this.slow >= (this.options.slowSlots ?? this.options.slots)) return; // the slow lane is full: keep the slot
+            inSlowLane = true;
+            this.slow++;
+            this.busy--;
+            this.wake();
+          }, slowAfterMs);
     const run = this.options
       .run(job)
       .catch((error: unknown) => this.options.onError(error as Error))
       .finally(() => {
-        this.busy--;
+        if (timer) clearTimeout(timer);
+        if (inSlowLane) this.slow--;
+        else this.busy--;
         this.inFlight.delete(run);
         this.wake();
       });

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
+import { SLOW_AFTER_SECONDS, SLOW_LANE_SLOTS_FACTOR } from '../domain/in-flight-policy';
 import { DeliveryQueue, type FetchedJob, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
 import { DeliveryRepository } from '../infrastructure/delivery.repository';
 import { DeliveryAttempts } from './delivery-attempts';
@@ -69,15 +70,29 @@ export class WebhookWorker implements OnModuleDestroy {
     await queue.start();
     this.queue = queue;
     this.running = true;
-    // This process's jobs under way per target: fetch leaves a target's jobs queued while its cap is full.
+    // This process's jobs under way per target and not yet slow: fetch leaves a target's jobs
+    // queued while its cap is full. (Past SLOW_AFTER_SECONDS a job's attempt row is written: the
+    // database's count, which knows whether a slow attempt still counts, is the one that matters.)
     const underWay = new Map<string, number>();
+    const release = (target: string) => {
+      const left = (underWay.get(target) ?? 1) - 1;
+      if (left > 0) underWay.set(target, left);
+      else underWay.delete(target);
+    };
     const slots = new DeliverySlots<FetchedJob>({
       slots: webhooks.workerConcurrency,
+      slowAfterMs: SLOW_AFTER_SECONDS * 1000,
+      slowSlots: webhooks.workerConcurrency * SLOW_LANE_SLOTS_FACTOR,
       pollIntervalMs: POLLING_INTERVAL_MS,
-      fetch: (count) => queue.fetch(count, { maxPerTarget: webhooks.maxInFlightPerTarget, probeLeaseSeconds: this.attempts.leaseSeconds }, underWay),
+      fetch: (count) => queue.fetch(count, { maxPerTarget: webhooks.maxInFlightPerTarget }, underWay),
       run: async (job) => {
         const target = job.data.target;
+        let counted = Boolean(target);
         if (target) underWay.set(target, (underWay.get(target) ?? 0) + 1);
+        const slow = setTimeout(() => {
+          if (counted && target) release(target);
+          counted = false;
+        }, SLOW_AFTER_SECONDS * 1000);
         try {
           await this.attempts.attempt(queue, job, (seconds) => slots.wakeIn(seconds));
         } catch (error) {
@@ -85,11 +100,8 @@ export class WebhookWorker implements OnModuleDestroy {
           await queue.fail(job.id, error as Error).catch(() => undefined);
           throw error;
         } finally {
-          if (target) {
-            const left = (underWay.get(target) ?? 1) - 1;
-            if (left > 0) underWay.set(target, left);
-            else underWay.delete(target);
-          }
+          clearTimeout(slow);
+          if (counted && target) release(target);
         }
       },
       onError: (error) => {

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { rowsOf, withStartLock } from '@workbase/shared/persistence';
+import { ANSWERED_WITHIN_SECONDS, SLOW_AFTER_SECONDS, SLOW_LANE_FACTOR } from '../domain/in-flight-policy';
 
 /** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
 export const JOBS_CHANNEL = 'workbase_webhook_jobs';
@@ -15,6 +16,28 @@ const SCHEMA = 'pgboss';
  */
 export const COMPLETE_JOB_SQL = (nameParam: string, idParam: string) =>
   `UPDATE ${SCHEMA}.job SET completed_on = now(), state = 'completed', output = NULL WHERE name = ${nameParam} AND id = ${idParam}::uuid AND state = 'active' RETURNING 1`;
+
+/**
+ * The queued jobs of a target (`targetHexParam`: hex of its key) that wait for a later time, made
+ * due now; returns each one's workspace and delivery (`workspace_id`, `delivery_id`).
+ */
+export const PULL_FORWARD_JOBS_SQL = (nameParam: string, targetHexParam: string) =>
+  `UPDATE ${SCHEMA}.job SET start_after = now() WHERE name = ${nameParam} AND state = 'created' AND start_after > now() AND data->>'target' = ${targetHexParam}
+   RETURNING (data->>'workspaceId')::uuid AS workspace_id, (data->>'deliveryId')::uuid AS delivery_id`;
+
+/**
+ * The probe of a circuit that opens until `atExpr`: unless a job of the target (`targetHexParam`)
+ * is due by then already, its queued job due soonest after is made due then; returns its workspace
+ * and delivery (`workspace_id`, `delivery_id`). Without it, a target whose deliveries all wait for
+ * retries hours ahead would not be tried again, nor its return noticed, until then.
+ */
+export const PROBE_JOB_SQL = (nameParam: string, targetHexParam: string, atExpr: string) =>
+  `UPDATE ${SCHEMA}.job j SET start_after = ${atExpr}
+   WHERE j.name = ${nameParam} AND j.id = (
+     SELECT id FROM ${SCHEMA}.job WHERE name = ${nameParam} AND state = 'created' AND data->>'target' = ${targetHexParam} AND start_after > ${atExpr}
+     ORDER BY start_after LIMIT 1)
+   AND NOT EXISTS (SELECT 1 FROM ${SCHEMA}.job WHERE name = ${nameParam} AND state = 'created' AND data->>'target' = ${targetHexParam} AND start_after <= ${atExpr})
+   RETURNING (j.data->>'workspaceId')::uuid AS workspace_id, (j.data->>'deliveryId')::uuid AS delivery_id`;
 
 /** One job = one automatic attempt of one delivery. */
 export interface DeliveryJob {
@@ -117,10 +140,11 @@ export class DeliveryQueue {
 
   /**
    * Takes up to `batchSize` due jobs, highest priority first, then oldest, but no more of one
-   * target than it has room for: none while its circuit is open or its probe is under way, one
-   * (the probe) once the probe is due, else `maxPerTarget` minus its attempts in flight (the larger
-   * of those recorded by every worker and `localInFlight`, this process's jobs under way, some of
-   * which have not written their attempt yet). A blocked target's jobs stay queued and out of the
+   * target than it has room for: none while its circuit is open, else (closed, or half-open: its
+   * probes go out, up to the cap) `maxPerTarget` minus its attempts in flight that count (see
+   * `in-flight-policy.ts`: the larger of those recorded by every worker and `localInFlight`, this
+   * process's jobs under way and not yet slow, some of which have not written their attempt yet),
+   * and never more than `SLOW_LANE_FACTOR` times the cap in flight in all. A blocked target's jobs stay queued and out of the
    * way instead of being fetched only to be put back: its backlog costs nothing while it waits.
    *
    * pg-boss's own fetch knows no such limit; this is its fetch statement (pg-boss 10.4.2
@@ -130,7 +154,7 @@ export class DeliveryQueue {
    */
   async fetch(
     batchSize: number,
-    limits: { readonly maxPerTarget: number; readonly probeLeaseSeconds: number },
+    limits: { readonly maxPerTarget: number },
     localInFlight: ReadonlyMap<string, number>,
     lookAhead = Math.max(100, batchSize * 8),
   ): Promise<FetchedJob[]> {
@@ -138,14 +162,17 @@ export class DeliveryQueue {
       `WITH local AS (
          SELECT key AS target, value::int AS n FROM jsonb_each_text($5::jsonb)
        ), in_flight AS (
-         SELECT encode(target_hash, 'hex') AS target, count(*)::int AS n FROM webhook_delivery_attempts
-         WHERE finished_at IS NULL AND lease_until > clock_timestamp() GROUP BY target_hash
+         -- n: what counts against the cap (see in-flight-policy.ts); total: every attempt in flight.
+         SELECT encode(a.target_hash, 'hex') AS target,
+           count(*) FILTER (WHERE a.started_at > clock_timestamp() - make_interval(secs => $6)
+             OR t.answered_at IS NULL OR t.answered_at < clock_timestamp() - make_interval(secs => $7))::int AS n,
+           count(*)::int AS total
+         FROM webhook_delivery_attempts a LEFT JOIN webhook_targets t ON t.target_hash = a.target_hash
+         WHERE a.finished_at IS NULL AND a.lease_until > clock_timestamp() GROUP BY a.target_hash, t.answered_at
        ), circuits AS (
-         SELECT encode(target_hash, 'hex') AS target,
-           CASE WHEN open_until > clock_timestamp() OR probe_started_at > clock_timestamp() - make_interval(secs => $6) THEN 0 ELSE 1 END AS room
-         FROM webhook_targets WHERE open_until IS NOT NULL
+         SELECT encode(target_hash, 'hex') AS target, 0 AS room FROM webhook_targets WHERE open_until > clock_timestamp()
        ), room AS (
-         SELECT target, LEAST($4 - GREATEST(COALESCE(f.n, 0), COALESCE(l.n, 0)), COALESCE(c.room, $4)) AS room
+         SELECT target, LEAST($4 - GREATEST(COALESCE(f.n, 0), COALESCE(l.n, 0)), $4 * $8 - COALESCE(f.total, 0), COALESCE(c.room, $4)) AS room
          FROM in_flight f FULL JOIN local l USING (target) FULL JOIN circuits c USING (target)
        ), candidates AS (
          SELECT j.id, j.data->>'target' AS target, j.priority, j.created_on FROM ${SCHEMA}.job j
@@ -171,7 +198,7 @@ export class DeliveryQueue {
        FROM locked
        WHERE j.name = $1 AND j.id = locked.id AND j.state < 'active'
        RETURNING j.id, j.name, j.data, j.retry_count AS "retryCount"`,
-      [DELIVERY_QUEUE, batchSize, lookAhead, limits.maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight)), limits.probeLeaseSeconds],
+      [DELIVERY_QUEUE, batchSize, lookAhead, limits.maxPerTarget, JSON.stringify(Object.fromEntries(localInFlight)), SLOW_AFTER_SECONDS, ANSWERED_WITHIN_SECONDS, SLOW_LANE_FACTOR],
     );
     return rows as FetchedJob[];
   }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { COMPLETE_JOB_SQL, DELIVERY_QUEUE } from './delivery-queue';
+import { ANSWERED_WITHIN_SECONDS, SLOW_AFTER_SECONDS } from '../domain/in-flight-policy';
+import { COMPLETE_JOB_SQL, DELIVERY_QUEUE, PROBE_JOB_SQL, PULL_FORWARD_JOBS_SQL } from './delivery-queue';
 import type { Subscription, WebhookStatus } from '../domain/webhook';
 
 export interface OutboxEvent {
@@ -65,8 +66,6 @@ export interface TargetCircuit {
   open_seconds: number | null;
   /** Seconds until the circuit lets a probe through (<= 0: due); null when closed. */
   opens_in: number | null;
-  /** Whether a probe is in flight (started within `probeLeaseSeconds`). */
-  probing: boolean;
 }
 
 export interface StartedAttempt {
@@ -315,48 +314,46 @@ export class DeliveryRepository {
 
   /**
    * What decides whether an attempt may start on a target, in one round trip: its circuit (null
-   * when it has no row: closed, no failures) and its attempts in flight (started, unfinished,
-   * lease running) with the seconds until the first lease ends.
+   * when it has no row: closed, no failures), its attempts in flight (started, unfinished, lease
+   * running) that count against its cap (see `in-flight-policy.ts`) and all of them, with the
+   * seconds until the first lease ends.
    */
-  async targetState(target: Buffer, probeLeaseSeconds: number): Promise<{ circuit: TargetCircuit | null; inFlight: number; firstEndsIn: number }> {
-    const [row] = await this.transactions.query<{ circuit: TargetCircuit | null; in_flight: number; first_ends_in: number | null }>(
-      `SELECT
+  async targetState(target: Buffer): Promise<{ circuit: TargetCircuit | null; inFlight: number; totalInFlight: number; firstEndsIn: number }> {
+    const [row] = await this.transactions.query<{ circuit: TargetCircuit | null; in_flight: number; total_in_flight: number; first_ends_in: number | null }>(
+      `WITH t AS (SELECT * FROM webhook_targets WHERE target_hash = $1)
+       SELECT
          (SELECT jsonb_build_object(
             'consecutive_failures', consecutive_failures, 'failing_since', failing_since, 'open_until', open_until, 'open_seconds', open_seconds,
-            'opens_in', EXTRACT(EPOCH FROM open_until - clock_timestamp())::float8,
-            'probing', COALESCE(probe_started_at > clock_timestamp() - make_interval(secs => $2), false))
-          FROM webhook_targets WHERE target_hash = $1) AS circuit,
-         count(*)::int AS in_flight,
-         EXTRACT(EPOCH FROM min(lease_until) - clock_timestamp())::float8 AS first_ends_in
-       FROM webhook_delivery_attempts WHERE target_hash = $1 AND finished_at IS NULL AND lease_until > clock_timestamp()`,
-      [target, probeLeaseSeconds],
+            'opens_in', EXTRACT(EPOCH FROM open_until - clock_timestamp())::float8)
+          FROM t) AS circuit,
+         count(*) FILTER (WHERE a.started_at > clock_timestamp() - make_interval(secs => $2)
+           OR NOT EXISTS (SELECT 1 FROM t WHERE t.answered_at >= clock_timestamp() - make_interval(secs => $3)))::int AS in_flight,
+         count(*)::int AS total_in_flight,
+         EXTRACT(EPOCH FROM min(a.lease_until) - clock_timestamp())::float8 AS first_ends_in
+       FROM webhook_delivery_attempts a WHERE a.target_hash = $1 AND a.finished_at IS NULL AND a.lease_until > clock_timestamp()`,
+      [target, SLOW_AFTER_SECONDS, ANSWERED_WITHIN_SECONDS],
     );
-    return { circuit: row.circuit, inFlight: row.in_flight, firstEndsIn: Number(row.first_ends_in ?? 0) };
-  }
-
-  /** Claims the probe of an open circuit that is due; false when another attempt has it. */
-  async claimProbe(target: Buffer, probeLeaseSeconds: number): Promise<boolean> {
-    const rows = await this.transactions.query<{ n: number }>(
-      `UPDATE webhook_targets SET probe_started_at = clock_timestamp(), updated_at = clock_timestamp()
-       WHERE target_hash = $1 AND open_until <= clock_timestamp()
-         AND (probe_started_at IS NULL OR probe_started_at <= clock_timestamp() - make_interval(secs => $2))
-       RETURNING 1 AS n`,
-      [target, probeLeaseSeconds],
-    );
-    return rows.length > 0;
-  }
-
-  async releaseProbe(target: Buffer): Promise<void> {
-    await this.transactions.query(`UPDATE webhook_targets SET probe_started_at = NULL WHERE target_hash = $1`, [target]);
+    return { circuit: row.circuit, inFlight: row.in_flight, totalInFlight: row.total_in_flight, firstEndsIn: Number(row.first_ends_in ?? 0) };
   }
 
   /**
    * A successful automatic attempt, in one statement: the attempt row finished, the delivery
-   * succeeded (unless another worker recorded this attempt: optimistic on `attempts`) and the job
-   * completed. Returns whether the delivery was recorded by this call.
+   * succeeded (unless another worker recorded this attempt: optimistic on `attempts`), the job
+   * completed, and the target's failure count and circuit reset when it had any (whatever this
+   * attempt saw when it started: an answer always restarts the count), with when it last answered
+   * (`answered_at`, see `in-flight-policy.ts`). Returns whether the
+   * delivery was recorded by this call, and whether the target's circuit was open or half-open.
    */
-  async recordSuccess(workspaceId: string, deliveryId: string, attemptId: string, attempt: number, record: AttemptRecord, jobId: string): Promise<boolean> {
-    const [row] = await this.transactions.query<{ recorded: boolean }>(
+  async recordSuccess(
+    workspaceId: string,
+    deliveryId: string,
+    attemptId: string,
+    attempt: number,
+    record: AttemptRecord,
+    jobId: string,
+    target: Buffer,
+  ): Promise<{ recorded: boolean; circuitWasOpen: boolean }> {
+    const [row] = await this.transactions.query<{ recorded: boolean; circuit_was_open: boolean }>(
       `WITH finished AS (
          UPDATE webhook_delivery_attempts SET finished_at = clock_timestamp(), duration_ms = $4, status_code = $5, error = NULL, succeeded = true
          WHERE workspace_id = $1 AND delivery_id = $2 AND id = $3::bigint RETURNING 1
@@ -366,13 +363,20 @@ export class DeliveryRepository {
          WHERE workspace_id = $1 AND id = $2 AND attempts = $6 - 1 AND status = 'pending' RETURNING 1
        ), completed AS (
          ${COMPLETE_JOB_SQL('$7', '$8')}
+       ), was AS (
+         SELECT open_until IS NOT NULL AS was_open FROM webhook_targets
+         WHERE target_hash = $9 AND (consecutive_failures > 0 OR open_until IS NOT NULL OR answered_at IS NULL OR answered_at < clock_timestamp() - interval '1 second')
+       ), answered AS (
+         -- answered_at is kept to the second: at most one write a second for a target that does well.
+         UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL,
+           answered_at = clock_timestamp(), updated_at = clock_timestamp()
+         WHERE target_hash = $9 AND EXISTS (SELECT 1 FROM was) RETURNING 1
        )
-       SELECT EXISTS (SELECT 1 FROM delivered) AS recorded`,
-      [workspaceId, deliveryId, attemptId, record.durationMs, record.statusCode, attempt, DELIVERY_QUEUE, jobId],
+       SELECT EXISTS (SELECT 1 FROM delivered) AS recorded, COALESCE((SELECT was_open FROM was), false) AS circuit_was_open`,
+      [workspaceId, deliveryId, attemptId, record.durationMs, record.statusCode, attempt, DELIVERY_QUEUE, jobId, target],
     );
-    return row.recorded;
+    return { recorded: row.recorded, circuitWasOpen: row.circuit_was_open };
   }
-
 
   /** Writes an attempt as started, before its request is sent; it is in flight until `finishAttempt`. */
   async startAttempt(workspaceId: string, deliveryId: string, trigger: 'automatic' | 'replay', target: Buffer, leaseSeconds: number): Promise<StartedAttempt> {
@@ -436,42 +440,89 @@ export class DeliveryRepository {
   }
 
   /**
-   * One more failed attempt on a target (no answer, or a 5xx). The circuit opens once
-   * `threshold` attempts in a row have failed, for `openSeconds`; a failed probe opens it again
-   * for twice as long as the last time, up to `maxOpenSeconds`. Returns whether it is open now.
+   * One more failed attempt on a target (no answer, or a 5xx). A closed circuit opens once
+   * `threshold` attempts in a row have had no answer and the first of them is at least
+   * `failingSeconds` old (any answer restarts the count: a target that answers some of its
+   * attempts never opens), for `openSeconds`. A failure while half-open (the open time is over:
+   * the probes go out) opens it again for twice as long as the last time, up to `maxOpenSeconds`.
+   * Either way never for longer than `retryInSeconds`, when the failed attempt's delivery is retried
+   * (null: not retried, no bound). A failure while open (an attempt started before it opened) only
+   * counts. Returns whether it is open now.
    */
-  async recordTargetFailure(target: Buffer, policy: { threshold: number; openSeconds: number; maxOpenSeconds: number; probe: boolean }): Promise<boolean> {
+  async recordTargetFailure(
+    target: Buffer,
+    policy: { threshold: number; failingSeconds: number; openSeconds: number; maxOpenSeconds: number; retryInSeconds: number | null },
+  ): Promise<boolean> {
     const [row] = await this.transactions.query<{ open: boolean }>(
-      `INSERT INTO webhook_targets AS t (target_hash, consecutive_failures, failing_since, open_until, open_seconds)
-       VALUES ($1, 1, clock_timestamp(),
-         CASE WHEN $2 <= 1 THEN clock_timestamp() + make_interval(secs => $3) END,
-         CASE WHEN $2 <= 1 THEN $3::float8 END)
+      // (LEAST ignores NULLs: no retry, no bound.)
+      `INSERT INTO webhook_targets AS t (target_hash, consecutive_failures, failing_since)
+       VALUES ($1, 1, clock_timestamp())
        ON CONFLICT (target_hash) DO UPDATE SET
          consecutive_failures = t.consecutive_failures + 1,
          failing_since = COALESCE(t.failing_since, clock_timestamp()),
          open_seconds = CASE
-           WHEN $5 THEN LEAST($4::float8, COALESCE(t.open_seconds * 2, $3::float8))
-           WHEN t.open_until IS NULL AND t.consecutive_failures + 1 >= $2 THEN $3::float8
+           WHEN t.open_until IS NULL AND t.consecutive_failures + 1 >= $2 AND t.failing_since <= clock_timestamp() - make_interval(secs => $3) THEN $4::float8
+           WHEN t.open_until <= clock_timestamp() THEN LEAST($5::float8, COALESCE(t.open_seconds * 2, $4::float8))
            ELSE t.open_seconds END,
          open_until = CASE
-           WHEN $5 THEN clock_timestamp() + make_interval(secs => LEAST($4::float8, COALESCE(t.open_seconds * 2, $3::float8)))
-           WHEN t.open_until IS NULL AND t.consecutive_failures + 1 >= $2 THEN clock_timestamp() + make_interval(secs => $3::float8)
+           WHEN t.open_until IS NULL AND t.consecutive_failures + 1 >= $2 AND t.failing_since <= clock_timestamp() - make_interval(secs => $3)
+             THEN clock_timestamp() + make_interval(secs => LEAST($4::float8, $6::float8))
+           WHEN t.open_until <= clock_timestamp()
+             THEN clock_timestamp() + make_interval(secs => LEAST($5::float8, COALESCE(t.open_seconds * 2, $4::float8), $6::float8))
            ELSE t.open_until END,
-         probe_started_at = CASE WHEN $5 THEN NULL ELSE t.probe_started_at END,
          updated_at = clock_timestamp()
-       RETURNING open_until IS NOT NULL AS open`,
-      [target, policy.threshold, policy.openSeconds, policy.maxOpenSeconds, policy.probe],
+       RETURNING COALESCE(open_until > clock_timestamp(), false) AS open`,
+      [target, policy.threshold, policy.failingSeconds, policy.openSeconds, policy.maxOpenSeconds, policy.retryInSeconds],
     );
     return row.open;
   }
 
-  /** The target answered (anything but a 5xx): its circuit closes and its failure count restarts. */
-  async recordTargetAnswered(target: Buffer): Promise<void> {
-    await this.transactions.query(
-      `UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL, updated_at = clock_timestamp()
-       WHERE target_hash = $1 AND (consecutive_failures > 0 OR open_until IS NOT NULL)`,
+  /**
+   * The target answered (a 2xx, or a 4xx: anything but a 5xx): its circuit closes and its failure
+   * count restarts. Returns whether the circuit was open or half-open (see `pullForwardTarget`).
+   */
+  async recordTargetAnswered(target: Buffer): Promise<boolean> {
+    const rows = await this.transactions.query<{ was_open: boolean }>(
+      `WITH was AS (SELECT open_until IS NOT NULL AS was_open FROM webhook_targets WHERE target_hash = $1)
+       UPDATE webhook_targets SET consecutive_failures = 0, failing_since = NULL, open_until = NULL, open_seconds = NULL, probe_started_at = NULL,
+         answered_at = clock_timestamp(), updated_at = clock_timestamp()
+       WHERE target_hash = $1
+       RETURNING (SELECT was_open FROM was) AS was_open`,
       [target],
     );
+    return rows[0]?.was_open ?? false;
+  }
+
+  /**
+   * An open circuit is probed when its open time is over: one of the target's waiting jobs is made
+   * due then, unless one is already (see `PROBE_JOB_SQL`; so calling it again changes nothing). In
+   * the caller's transaction, after the failed attempt's own retry is queued.
+   */
+  async scheduleProbe(target: Buffer): Promise<void> {
+    await this.transactions.query(
+      `WITH circuit AS (SELECT open_until FROM webhook_targets WHERE target_hash = $1 AND open_until > clock_timestamp()),
+       probe AS (${PROBE_JOB_SQL('$2', '$3', '(SELECT open_until FROM circuit)')})
+       UPDATE webhook_deliveries d SET next_attempt_at = (SELECT open_until FROM circuit)
+       FROM probe p WHERE d.workspace_id = p.workspace_id AND d.id = p.delivery_id AND d.status = 'pending'`,
+      [target, DELIVERY_QUEUE, target.toString('hex')],
+    );
+  }
+
+  /**
+   * A target whose circuit closed is back: the retries its deliveries wait for (scheduled while it
+   * was down, some hours ahead on the default schedule) are due now, so its backlog goes out at
+   * its cap and rate rather than at each delivery's next place in the schedule. The log's
+   * `next_attempt_at` says so. Returns how many were brought forward.
+   */
+  async pullForwardTarget(target: Buffer): Promise<number> {
+    const rows = await this.transactions.query<{ n: number }>(
+      `WITH pulled AS (${PULL_FORWARD_JOBS_SQL('$1', '$2')})
+       UPDATE webhook_deliveries d SET next_attempt_at = clock_timestamp(), waiting_reason = NULL
+       FROM pulled p WHERE d.workspace_id = p.workspace_id AND d.id = p.delivery_id AND d.status = 'pending'
+       RETURNING 1 AS n`,
+      [DELIVERY_QUEUE, target.toString('hex')],
+    );
+    return rows.length;
   }
 
   /** Targets with nothing to remember (closed, not failing, pacing clock behind): no row is the same. */

@@ -67,14 +67,20 @@ export class DeliveryResponse {
   @ApiProperty({ type: DeliveryIdResponse }) id!: DeliveryIdResponse;
   @ApiProperty({ example: 'workspace-member.created' }) event_type!: string;
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] }) status!: string;
-  @ApiProperty({ description: 'Automatic attempts made so far' }) attempt_count!: number;
+  @ApiProperty({
+    description:
+      'Automatic attempts made so far: exactly the `automatic` entries of `attempts`, whatever their outcome (`in_progress` and `interrupted` included; ' +
+      'replays are not counted). An interrupted attempt is made again at the same place in the retry schedule, so a delivery whose attempts were cut ' +
+      'short by a crash can have more automatic attempts than the schedule has places.',
+  })
+  attempt_count!: number;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) next_attempt_at!: string | null;
   @ApiProperty({ nullable: true, type: Number }) last_status_code!: number | null;
   @ApiProperty({
     nullable: true,
     enum: ['circuit_open', 'target_busy', 'rate_limited'],
     description:
-      'Why a pending delivery waits without an attempt: the target\'s circuit is open (it waits for the probe at `target.next_probe_at`), ' +
+      'Why a pending delivery waits without an attempt: the target\'s circuit is open (it waits until `target.next_probe_at`, when attempts go out again as probes), ' +
       'the target already has its cap of attempts in flight, or its rate limit (until `next_attempt_at`). null otherwise.',
   })
   waiting_reason!: string | null;
@@ -92,7 +98,9 @@ export class DeliveryPagination {
 export class TargetStateResponse {
   @ApiProperty({
     enum: ['closed', 'open', 'half_open'],
-    description: '`open`: the target failed every recent attempt; its deliveries wait for the probe at `next_probe_at`. `half_open`: the probe is due or under way.',
+    description:
+      '`open`: the target answered none of its recent attempts (at least WEBHOOK_CIRCUIT_FAILURES in a row, over at least WEBHOOK_CIRCUIT_FAILING_MS); ' +
+      'its deliveries wait until `next_probe_at`. `half_open`: the open time is over and attempts go out as probes, up to the cap; the first answer closes it, a failure opens it again.',
   })
   circuit_state!: string;
   @ApiProperty({ description: 'Failed attempts in a row (no answer, or a 5xx), from any webhook posting to this target' }) consecutive_failures!: number;
@@ -137,7 +145,9 @@ export function toDeliveryResponse(row: DeliveryRow, attempts: readonly AttemptR
     id: { workspace_id: row.workspace_id, webhook_id: row.webhook_id, delivery_id: row.id },
     event_type: row.event_type,
     status: row.status,
-    attempt_count: row.attempts,
+    // The log's own count: the delivery's `attempts` column is its place in the retry schedule,
+    // which an interrupted attempt (made again at the same place) does not move.
+    attempt_count: attempts.filter((a) => a.trigger === 'automatic').length,
     next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
     last_status_code: row.last_status_code,
     waiting_reason: waiting,

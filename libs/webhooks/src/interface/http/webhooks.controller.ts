@@ -116,7 +116,8 @@ export class WebhooksController {
     const attempts = await this.webhooks.attemptsOf(auth.workspaceId, page.map((row) => row.id));
     const target = await this.webhooks.targetState(rateTargetKey(webhook.targetUrl));
     const { maxInFlightPerTarget } = this.config.webhooks;
-    const held = { circuitOpen: target.circuit_state !== 'closed', busy: target.attempts_in_flight >= maxInFlightPerTarget };
+    // Half-open lets attempts through (up to the cap): only an open circuit holds a due delivery.
+    const held = { circuitOpen: target.circuit_state === 'open', busy: target.attempts_in_flight >= maxInFlightPerTarget };
     return {
       data: page.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id), held)),
       pagination: { next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null },
