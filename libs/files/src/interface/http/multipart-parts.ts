@@ -77,7 +77,11 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        done(size > MAX_UPLOAD_BYTES ? uploadTooLarge() : null, chunk);
+        if (size <= MAX_UPLOAD_BYTES) return done(null, chunk);
+        // Stop reading at once: the client's sending stalls here rather than running on while the upload is taken back.
+        req.unpipe(parser);
+        req.pause();
+        done(uploadTooLarge());
       },
     });
     stream.on('error', (error) => counted.destroy(error));
