@@ -367,7 +367,6 @@ describe('files', () => {
       while (sent < willSend && sentWhenAnswered === null && !req.destroyed) {
         if (!req.write(block)) await Promise.race([new Promise((resolve) => req.once('drain', resolve)), closed, answer]);
         sent += block.length;
-        if (sent % (10 * 1024 * 1024) === 0) console.error('DEBUG sent', sent);
       }
       const res = await answer;
       req.destroy();
