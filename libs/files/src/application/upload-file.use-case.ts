@@ -106,9 +106,15 @@ export class UploadFileUseCase {
     return this.places.recordOf(workspaceId, object, recordId);
   }
 
+  /** Takes a failed upload back: its entry (and chunks), and its object in external storage, at once or, if that fails, by the housekeeping. */
   private async abandon(workspaceId: string, pending: { fileId: string; storageKey: string | null }): Promise<void> {
     await this.files.deleteUploading(workspaceId, pending.fileId);
-    if (pending.storageKey) await this.files.recordDiscarded(workspaceId, [pending.storageKey]);
+    if (!pending.storageKey) return;
+    try {
+      await this.contents.discard(pending.storageKey);
+    } catch {
+      await this.files.recordDiscarded(workspaceId, [pending.storageKey]);
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FilesConfig } from '@workbase/shared/config';
+import { DomainError } from '@workbase/shared/kernel';
 import type { FileContents } from '../application/file-contents';
 
 /** Multipart parts of 5 MiB (S3's smallest), two in flight: an upload holds about 10 MiB while it streams. */
@@ -53,14 +54,19 @@ export class S3FileContents implements FileContents {
     try {
       await transfer.done();
     } catch (error) {
-      throw sourceError ?? error;
+      throw sourceError ?? storageUnavailable('store the upload', error);
     }
     if (sourceError) throw sourceError;
     return size;
   }
 
   async read(file: { storageKey: string | null; contentSize: number }): Promise<Readable> {
-    const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(file) }));
+    let answer;
+    try {
+      answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(file) }));
+    } catch (error) {
+      throw storageUnavailable('read the file', error);
+    }
     if (!(answer.Body instanceof Readable)) throw new Error('S3 answered a body that is not a Node.js stream');
     return answer.Body;
   }
@@ -81,4 +87,9 @@ export class S3FileContents implements FileContents {
     if (file.storageKey === null) throw new Error('A file in S3 storage has no storage key');
     return file.storageKey;
   }
+}
+
+/** The bucket did not answer or refused: a 503 (the request may be retried), with the cause in the log rather than the answer. */
+function storageUnavailable(what: string, cause: unknown): DomainError {
+  return new DomainError('service_unavailable', `File storage is unavailable: could not ${what}; try again later.`, { cause: String(cause) });
 }
