@@ -143,7 +143,6 @@ export class FilesController {
       'A 302 to a signed URL of this service (`Location`, absolute, from BASE_URL) that serves the bytes without a token for FILE_URL_TTL_SECONDS (default 300). ' +
       'A folder or a connected entry has nothing to download (400).',
     params: [fileParam],
-    ok: { description: 'Not used: the answer is the 302' },
   })
   @ApiResponse({ status: 302, description: 'Redirect to the signed URL; the body is an empty JSON object', type: EmptyBody, headers: { Location: { description: 'The signed download URL', schema: { type: 'string', format: 'uri' } } } })
   async download(@CurrentAuth() auth: AuthContext, @Param('file_id', fileIdPipe) fileId: string, @Res({ passthrough: true }) res: Response): Promise<EmptyBody> {
