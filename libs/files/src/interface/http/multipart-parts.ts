@@ -24,7 +24,8 @@ export function uploadTooLarge(): DomainError {
  * before any of it is read.
  *
  * When the consumer stops early (an error, a bad field), the rest of the body is read and dropped
- * for a few seconds, so that the client can read the answer, and the connection is then closed.
+ * for a few seconds, so that the client can read the answer, and the connection is then closed
+ * unless the body ended by then.
  */
 export function multipartParts(req: Request, res: Response): AsyncIterable<UploadPart> {
   const declared = Number(req.headers['content-length']);
@@ -128,10 +129,15 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
   };
 }
 
-/** Answering before the body is read: drop the rest of it for a grace period, then close the connection. */
+/**
+ * Answering before the body is read: drop the rest of it for a grace period, then close the
+ * connection. Not `Connection: close`, on which Node closes the socket as soon as the answer is
+ * written: with the client's bytes still unread, the kernel then resets the connection, and a
+ * client still sending loses the answer it was sent (a lingering close, done here by the timer).
+ */
 function stopReading(req: Request, res: Response): void {
   if (req.complete) return;
-  res.setHeader('Connection', 'close');
   req.resume();
-  res.once('finish', () => setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS).unref());
+  // Only a body still arriving: a socket whose body ended meanwhile may already carry the client's next request.
+  res.once('finish', () => setTimeout(() => !req.complete && req.socket.destroy(), DRAIN_GRACE_MS).unref());
 }
