@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import contentDisposition from 'content-disposition';
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
+import { FileHousekeeping } from '../../libs/files/src/application/file-housekeeping';
 import { DownloadSigner } from '../../libs/files/src/domain/download-signature';
 import { multipartBody, pathOf } from '../support/files';
 import { bearer, bearerRequests, expectEachRefused } from '../support/requests';
@@ -376,6 +377,46 @@ describe('files', () => {
       expect(sentWhenAnswered!).toBeLessThan(LIMIT + 48 * 1024 * 1024);
       // The uploading entry and its chunks are removed before the answer.
       expect(await counts()).toEqual(before);
+    });
+  });
+
+  describe('uploads cut off', () => {
+    it('takes back an upload whose client goes away halfway', async () => {
+      const before = await counts();
+      const boundary = 'workbase-cut-off';
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      const req = http.request(new URL('/v2/files/upload', t.baseUrl!), {
+        method: 'POST',
+        headers: { ...bearer(ws.token), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 8 * 1024 * 1024) },
+      });
+      req.on('error', () => undefined);
+      req.write(head);
+      req.write(Buffer.alloc(3 * 1024 * 1024, 2));
+      // Wait until the server has stored some of it, then go away.
+      for (let i = 0; i < 200 && (await counts()).chunks === before.chunks; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect((await counts()).chunks).toBeGreaterThan(before.chunks);
+      req.destroy();
+      let now = await counts();
+      for (let i = 0; i < 400 && (now.files !== before.files || now.chunks !== before.chunks); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        now = await counts();
+      }
+      expect(now).toEqual(before);
+    });
+
+    it('sweeps an upload a killed process left behind, after an hour', async () => {
+      const before = await counts();
+      const stale = randomUUID();
+      const fresh = randomUUID();
+      for (const [id, age] of [[stale, '2 hours'], [fresh, '1 minute']]) {
+        await db().query(`INSERT INTO files (workspace_id, id, state, file_type, storage_provider, created_by, created_at) VALUES ($1, $2, 'uploading', 'file', 'attio', '{}', now() - $3::interval)`, [ws.workspaceId, id, age]);
+        await db().query(`INSERT INTO file_chunks (workspace_id, file_id, seq, data) VALUES ($1, $2, 0, $3)`, [ws.workspaceId, id, Buffer.from('partial')]);
+      }
+      await t.app.get(FileHousekeeping).pass(true);
+      const left = await db().query(`SELECT id FROM files WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [ws.workspaceId, [stale, fresh]]);
+      expect(left.map((row: { id: string }) => row.id)).toEqual([fresh]);
+      expect(await counts()).toEqual({ files: before.files + 1, chunks: before.chunks + 1 });
+      await db().query(`DELETE FROM files WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh]);
     });
   });
 
