@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { type Actor, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { ConnectedProvider, FileEntry } from '../domain/file-entry';
@@ -28,7 +28,7 @@ export class FileCommands {
     private readonly transactions: TransactionRunner,
     private readonly files: FileRepository,
     private readonly places: RecordPlaces,
-    @Inject(FileHousekeeping) private readonly housekeeping: FileHousekeeping,
+    private readonly housekeeping: FileHousekeeping,
   ) {}
 
   async createFolder(target: EntryTarget, folder: { name: string; parentFolderId: string | null }): Promise<PlacedEntry> {
