@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -63,6 +64,8 @@ describe('cli backup and restore', () => {
     }
     const person = await t.http().post('/v2/objects/people/records').set(as).send({ data: { values: { email_addresses: ['ada@example.test'] } } }).expect(200);
     await t.http().post('/v2/notes').set(as).send({ data: { parent_object: 'people', parent_record_id: person.body.data.id.record_id, title: 'Note', format: 'plaintext', content: 'line one\nline two' } }).expect(200);
+    // A file in PostgreSQL storage: three 1 MiB-or-less chunks of bytes that are not text.
+    await t.http().post('/v2/files/upload').set(as).field('object', 'people').field('record_id', person.body.data.id.record_id).attach('file', randomBytes(2 * 1024 * 1024 + 5), 'backup.bin').expect(201);
     // The queue: a webhook whose deliveries sit in pg-boss (the receiver does not exist; nothing is sent before the backup).
     const worker = t.app.get(WebhookWorker);
     await worker.start();
@@ -83,7 +86,7 @@ describe('cli backup and restore', () => {
 
     const after = await snapshot(target.url);
     // Not vacuous: the source had rows where it matters, the queue included.
-    for (const table of ['public.records', 'public.record_values', 'public.notes', 'public.webhooks', 'public.event_outbox', 'public.api_tokens', 'public.webhook_deliveries', 'pgboss.queue', 'pgboss.version']) {
+    for (const table of ['public.records', 'public.record_values', 'public.notes', 'public.files', 'public.file_chunks', 'public.webhooks', 'public.event_outbox', 'public.api_tokens', 'public.webhook_deliveries', 'pgboss.queue', 'pgboss.version']) {
       expect({ table, rows: before.tables[table]?.rows ?? 0 }).toEqual({ table, rows: expect.any(Number) });
       expect(before.tables[table].rows).toBeGreaterThan(0);
     }

@@ -99,7 +99,8 @@ describe('route access declarations', () => {
     const publicPaths = routes.filter((route) => route.isPublic).map((route) => route.path);
     // /v2/self is introspection: it must answer {"active":false} to a bad token rather than a 401.
     // /metrics checks its own operator token (METRICS_TOKEN), which is no workspace token.
-    for (const path of publicPaths) expect(path).toMatch(/^\/(health|oauth\/|\.well-known\/|v2\/self$|metrics$)/);
+    // A file's content is served to whoever holds its signed, expiring download URL (the signature is its authority).
+    for (const path of publicPaths) expect(path).toMatch(/^\/(health|oauth\/|\.well-known\/|v2\/self$|metrics$|v2\/files\/:file_id\/content$)/);
   });
 
   it('denies an undeclared route even to an all-scope token', async () => {

@@ -27,7 +27,11 @@ const FORMAT = 'workbase-backup';
 const VERSION = 1;
 const SCHEMAS = ['public', 'pgboss'];
 const BATCH_ROWS = 500;
+/** A restore also sends a batch once its rows hold this many bytes (of JSON), so that wide rows do not pile up. */
+const BATCH_BYTES = 16 * 1024 * 1024;
 const FETCH_ROWS = 1000;
+/** Tables of wide rows, fetched a few at a time: a file chunk is 1 MiB, 2 MiB as JSON (hex). */
+const FETCH_ROWS_OF: Readonly<Record<string, number>> = { 'public.file_chunks': 4 };
 
 interface Header {
   format: typeof FORMAT;
@@ -78,13 +82,14 @@ export async function backupDatabase(url: string, file: string): Promise<BackupS
       await write({ table: table.name, columns: table.columns } satisfies TableLine);
       tables++;
       await client.query(`DECLARE rows_cursor NO SCROLL CURSOR FOR SELECT to_json(t)::text AS row FROM ${table.name} t`);
+      const fetchRows = FETCH_ROWS_OF[table.name] ?? FETCH_ROWS;
       for (;;) {
-        const batch = await client.query<{ row: string }>(`FETCH ${FETCH_ROWS} FROM rows_cursor`);
+        const batch = await client.query<{ row: string }>(`FETCH ${fetchRows} FROM rows_cursor`);
         for (const { row } of batch.rows) {
           if (!gzip.write(`${row}\n`)) await once(gzip, 'drain');
         }
         rows += batch.rows.length;
-        if (batch.rows.length < FETCH_ROWS) break;
+        if (batch.rows.length < fetchRows) break;
       }
       await client.query('CLOSE rows_cursor');
     }
@@ -170,11 +175,13 @@ export async function restoreDatabase(url: string, file: string, options: { repl
 
     let current: TableLine | null = null;
     let batch: string[] = [];
+    let batchBytes = 0;
     const flush = async () => {
       if (!current || batch.length === 0) return;
       await insertRows(client, current, batch);
       rows += batch.length;
       batch = [];
+      batchBytes = 0;
     };
     for (let line = await next(); line !== null; line = await next()) {
       if (line === '') continue;
@@ -196,7 +203,8 @@ export async function restoreDatabase(url: string, file: string, options: { repl
           await client.query(`DELETE FROM pgboss.queue WHERE name = $1`, [(value as { name: string }).name]);
         }
         batch.push(line);
-        if (batch.length >= BATCH_ROWS) await flush();
+        batchBytes += line.length;
+        if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush();
       }
     }
     await flush();

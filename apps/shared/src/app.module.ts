@@ -10,6 +10,7 @@ import { ActivitiesModule } from '@workbase/activities';
 import { MeetingsModule } from '@workbase/meetings';
 import { NotesModule } from '@workbase/notes';
 import { CommentsModule } from '@workbase/comments';
+import { FilesModule } from '@workbase/files';
 import { SqlModule } from '@workbase/sql';
 import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
@@ -53,6 +54,7 @@ export class AppModule {
         NotesModule,
         TasksModule,
         CommentsModule,
+        FilesModule,
         SqlModule,
         OAuthModule,
         WebhooksModule,

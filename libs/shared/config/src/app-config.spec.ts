@@ -1,6 +1,44 @@
 import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
+  describe('files', () => {
+    const s3 = { FILE_STORAGE: 's3', FILE_S3_BUCKET: 'workbase-files' };
+
+    it('stores in PostgreSQL by default, with download URLs signed by a key derived from the cursor secret', () => {
+      const one = loadConfig({ CURSOR_SECRET: 'c'.repeat(32) });
+      expect(one.files).toMatchObject({ storage: 'postgres', s3: null, urlTtlSeconds: 300 });
+      expect(one.files.urlSecret).toBe(loadConfig({ CURSOR_SECRET: 'c'.repeat(32) }).files.urlSecret);
+      expect(one.files.urlSecret).not.toBe(one.cursorSecret);
+      expect(loadConfig({ CURSOR_SECRET: 'c'.repeat(32), FILE_URL_SECRET: 'f'.repeat(32) }).files.urlSecret).toBe('f'.repeat(32));
+    });
+
+    it('reads the S3 settings, path-style by default with an endpoint', () => {
+      expect(loadConfig({ ...s3, FILE_S3_ENDPOINT: 'http://127.0.0.1:9000', FILE_S3_ACCESS_KEY_ID: 'k', FILE_S3_SECRET_ACCESS_KEY: 's' }).files.s3).toEqual({
+        bucket: 'workbase-files',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+        forcePathStyle: true,
+      });
+      expect(loadConfig({ ...s3, FILE_S3_REGION: 'eu-west-1' }).files.s3).toMatchObject({ endpoint: null, region: 'eu-west-1', credentials: null, forcePathStyle: false });
+    });
+
+    it('refuses what it cannot use, naming the variable', () => {
+      for (const [env, variable] of [
+        [{ FILE_STORAGE: 's3' }, 'FILE_S3_BUCKET'],
+        [{ FILE_STORAGE: 'disk' }, 'FILE_STORAGE'],
+        [{ ...s3, FILE_S3_BUCKET: 'Not_A_Bucket' }, 'FILE_S3_BUCKET'],
+        [{ ...s3, FILE_S3_ENDPOINT: 'not a url' }, 'FILE_S3_ENDPOINT'],
+        [{ ...s3, FILE_S3_ACCESS_KEY_ID: 'k' }, 'FILE_S3_ACCESS_KEY_ID'],
+        [{ FILE_URL_SECRET: 'short' }, 'FILE_URL_SECRET'],
+        [{ FILE_URL_TTL_SECONDS: '5' }, 'FILE_URL_TTL_SECONDS'],
+      ] as const) {
+        expect(() => loadConfig(env)).toThrow(ConfigError);
+        expect(() => loadConfig(env)).toThrow(variable);
+      }
+    });
+  });
+
   it('gives working defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

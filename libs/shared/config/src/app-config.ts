@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { plainToInstance, Transform } from 'class-transformer';
 import { parseSecretsKey } from '@workbase/shared/kernel';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
@@ -158,6 +158,38 @@ class EnvironmentVariables {
   @IntegerVar(1, 3650)
   EVENT_RETENTION_DAYS?: number;
 
+  /** Where uploaded files' bytes live: `postgres` (chunks in the database, the default) or `s3` (an S3-compatible bucket). */
+  @IsOptional() @IsIn(['postgres', 's3'])
+  FILE_STORAGE?: 'postgres' | 's3';
+
+  @IsOptional() @IsString() @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)' })
+  FILE_S3_BUCKET?: string;
+
+  /** S3-compatible endpoint (MinIO, Ceph, R2, a local test server); unset: AWS's endpoint for the region. */
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
+  FILE_S3_ENDPOINT?: string;
+
+  @IsOptional() @IsString()
+  FILE_S3_REGION?: string;
+
+  @IsOptional() @IsString()
+  FILE_S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional() @IsString()
+  FILE_S3_SECRET_ACCESS_KEY?: string;
+
+  /** Path-style URLs (`endpoint/bucket/key`), which most S3-compatible servers need. */
+  @BooleanVar()
+  FILE_S3_FORCE_PATH_STYLE?: boolean;
+
+  /** HMAC key of signed download URLs; at least 32 characters. Unset: derived from CURSOR_SECRET. */
+  @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' })
+  FILE_URL_SECRET?: string;
+
+  /** How long a signed download URL serves its file, in seconds. */
+  @IntegerVar(10, 86_400)
+  FILE_URL_TTL_SECONDS?: number;
+
   /** Statement timeout of POST /v2/sql queries, in milliseconds (libs/sql/README.md). */
   @IntegerVar(1)
   SQL_STATEMENT_TIMEOUT_MS?: number;
@@ -238,6 +270,8 @@ export interface AppConfig {
    * (the default outside production, or METRICS_PUBLIC=true), nobody otherwise.
    */
   readonly metrics: { readonly token: string | null; readonly open: boolean };
+  /** File storage and signed download URLs (libs/files/README.md). */
+  readonly files: FilesConfig;
   /** Limits of the SQL endpoint (libs/sql/README.md). */
   readonly sql: {
     readonly statementTimeoutMs: number;
@@ -251,6 +285,26 @@ export interface AppConfig {
     /** The hot standby statements run on (SQL_DATABASE_URL), or null: the application's database. */
     readonly databaseUrl: string | null;
   };
+}
+
+/** Where file contents live, and how download URLs are signed. */
+export interface FilesConfig {
+  readonly storage: 'postgres' | 's3';
+  /** Set when `storage` is `s3` (FILE_S3_BUCKET is then required). */
+  readonly s3: {
+    readonly bucket: string;
+    readonly endpoint: string | null;
+    readonly region: string;
+    /** null: the AWS SDK's default credential chain (environment, profile, instance role). */
+    readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
+    readonly forcePathStyle: boolean;
+  } | null;
+  /**
+   * Key that signs download URLs. FILE_URL_SECRET, else derived from the cursor secret, so that a
+   * deployment that sets CURSOR_SECRET for its replicas has URLs every replica accepts.
+   */
+  readonly urlSecret: string;
+  readonly urlTtlSeconds: number;
 }
 
 /** Delivery tuning of outgoing webhooks (see libs/webhooks/README.md). */
@@ -293,7 +347,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (parsed.DATABASE_DIRECT_URL && !parsed.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (it is a direct path to the same database)');
   }
+  if (parsed.FILE_STORAGE === 's3' && !parsed.FILE_S3_BUCKET) throw new ConfigError('Invalid configuration:\n  FILE_S3_BUCKET: is required when FILE_STORAGE=s3');
+  if (Boolean(parsed.FILE_S3_ACCESS_KEY_ID) !== Boolean(parsed.FILE_S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  FILE_S3_ACCESS_KEY_ID: and FILE_S3_SECRET_ACCESS_KEY must be set together');
+  }
   const port = parsed.PORT ?? 3000;
+  const cursorSecret = parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url');
   const baseUrl = (parsed.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
@@ -337,7 +396,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 30_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 5_000),
     },
     eventRetentionDays: parsed.EVENT_RETENTION_DAYS ?? 30,
-    cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
+    cursorSecret,
+    files: {
+      storage: parsed.FILE_STORAGE ?? 'postgres',
+      s3:
+        parsed.FILE_STORAGE === 's3' && parsed.FILE_S3_BUCKET
+          ? {
+              bucket: parsed.FILE_S3_BUCKET,
+              endpoint: parsed.FILE_S3_ENDPOINT ?? null,
+              region: parsed.FILE_S3_REGION ?? 'us-east-1',
+              credentials:
+                parsed.FILE_S3_ACCESS_KEY_ID && parsed.FILE_S3_SECRET_ACCESS_KEY
+                  ? { accessKeyId: parsed.FILE_S3_ACCESS_KEY_ID, secretAccessKey: parsed.FILE_S3_SECRET_ACCESS_KEY }
+                  : null,
+              forcePathStyle: parsed.FILE_S3_FORCE_PATH_STYLE ?? Boolean(parsed.FILE_S3_ENDPOINT),
+            }
+          : null,
+      urlSecret: parsed.FILE_URL_SECRET ?? createHmac('sha256', cursorSecret).update('workbase-file-url').digest('base64url'),
+      urlTtlSeconds: parsed.FILE_URL_TTL_SECONDS ?? 300,
+    },
     metrics: { token: parsed.METRICS_TOKEN || null, open: parsed.METRICS_PUBLIC ?? parsed.NODE_ENV !== 'production' },
     secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,
     sql: {
