@@ -37,7 +37,9 @@ describe('the published OpenAPI document', () => {
   it('passes @redocly/cli lint with the recommended ruleset: no errors, and only the warnings the README explains', async () => {
     const file = await servedDocument();
     // redocly exits 1 on errors; its JSON report is on stdout either way.
-    const { stdout } = await run(bin('redocly'), ['lint', file, '--format=json'], { maxBuffer: 16 * 1024 * 1024 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+    // No telemetry or update check: CI has no network beyond the npm registry.
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    const { stdout } = await run(bin('redocly'), ['lint', file, '--format=json'], { maxBuffer: 16 * 1024 * 1024, env }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
     const report = JSON.parse(stdout) as { totals: { errors: number }; problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
     const problems = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}`);
     expect(report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);

@@ -202,4 +202,30 @@ describe('Microsoft Entra ID validator sequence', () => {
     await t.http().get(`/scim/v2/Groups/${id}`).set(entra()).expect(404);
     expect((await t.http().get('/scim/v2/Groups').query({ filter: `displayName eq "Renamed_${guid}"` }).set(entra()).expect(200)).body.totalResults).toBe(0);
   });
+  // Last: it adds users, which the pagination test counts.
+  it("SCIM PATCH compatibility flag: a filtered email path and a path-less value with dotted and URN keys apply every operation, the manager's object too", async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const boss = (await createUser({ schemas: [USER], userName: `Boss_${suffix}`, emails: [{ primary: true, type: 'work', value: `boss.${suffix}@contoso.example` }] }).expect(201)).body.id;
+    const user = (await createUser({ schemas: [USER, ENTERPRISE], userName: `Flag_${suffix}`, emails: [{ primary: true, type: 'work', value: `flag.${suffix}@contoso.example` }], name: { givenName: 'Old', familyName: 'Name' } }).expect(201)).body.id;
+    const res = await patch(user, [
+      { op: 'replace', path: 'emails[type eq "work"].value', value: `flag.new.${suffix}@contoso.example` },
+      {
+        op: 'replace',
+        value: {
+          'name.givenName': 'New',
+          [`${USER}:name.familyName`]: 'Surname',
+          [`${ENTERPRISE}:department`]: 'Flagged',
+          [`${ENTERPRISE}:manager`]: { value: boss },
+          displayName: 'Flag User',
+        },
+      },
+    ]).expect(200);
+    expect(res.body).toMatchObject({
+      emails: [{ primary: true, type: 'work', value: `flag.new.${suffix}@contoso.example` }],
+      name: { givenName: 'New', familyName: 'Surname' },
+      displayName: 'Flag User',
+      [ENTERPRISE]: { department: 'Flagged', manager: { value: boss } },
+    });
+    expect((await t.http().get(`/scim/v2/Users/${user}`).set(entra()).expect(200)).body[ENTERPRISE].manager).toMatchObject({ value: boss });
+  });
 });

@@ -74,6 +74,8 @@ export function parsePatchPath(text: string): PatchPath {
   }
 }
 
+const SCHEMA_URNS = new Set(Object.values(SCIM_URN).map((urn) => urn.toLowerCase()));
+
 /**
  * The entries of a path-less value object as (path, value) pairs: keys may be plain (`active`),
  * dotted (`name.givenName`) or qualified by the resource's schema URN (Entra's
@@ -87,8 +89,10 @@ export function valueObjectEntries(value: JsonObject, schemaUrn: string): Array<
       entries.push(...valueObjectEntries(inner, schemaUrn));
       continue;
     }
-    if (/^urn:/i.test(key) && isObject(inner)) {
-      // A whole extension object (e.g. the enterprise User extension): not stored here.
+    // A whole extension object (the enterprise User extension) under its URN: not stored here. A key
+    // that names an attribute of it (`urn:…:enterprise:2.0:User:manager` with `{ value }`, as Entra
+    // sends under its SCIM PATCH compatibility flag) is a path like any other.
+    if (SCHEMA_URNS.has(key.toLowerCase()) && isObject(inner)) {
       entries.push({ path: { attr: { urn: key.toLowerCase(), name: '', sub: null, text: key }, filter: null, sub: null, text: key }, value: inner });
       continue;
     }

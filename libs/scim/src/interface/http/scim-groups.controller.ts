@@ -4,14 +4,15 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
-import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
-import { excludes, project } from './projection';
+import { excludes } from './projection';
 import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
 import { ScimGroupRequest } from './scim.requests';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
-import { ScimGroupResource, ScimListResponse, ScimPatchRequest, ScimSearchRequest, toListResponse, toScimGroup } from './scim.responses';
+import { ScimResourceResponder } from './scim-resource.responder';
+import { ScimSearchHandlers } from './scim-search.handlers';
+import { ApiScimResourceQuery, type ScimSearch, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
+import { ScimGroupResource, ScimListResponse, ScimPatchRequest, toScimGroup } from './scim.responses';
 
 const GROUP_ID = { name: 'workspace_team_id', description: 'Team id' };
 const GROUP_BODY = {
@@ -22,29 +23,15 @@ const GROUP_BODY = {
 @ApiTags('SCIM')
 @Controller('scim/v2/Groups')
 @UseInterceptors(ScimJsonInterceptor)
-export class ScimGroupsController {
+export class ScimGroupsController extends ScimSearchHandlers({ plural: 'groups (teams)', listDescription: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' }) {
+  private readonly respond: ScimResourceResponder<ScimGroupView>;
+
   constructor(
     private readonly groups: ScimGroupsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  @Get()
-  @ScimRead(400)
-  @ApiOperation({ summary: 'List groups (teams)', description: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' })
-  @ApiOkResponse({ type: ScimListResponse })
-  @ApiScimListQuery()
-  async list(@CurrentAuth() auth: AuthContext, @ScimListParams() query: ScimListQuery): Promise<ScimListResponse> {
-    return this.search(auth, query);
-  }
-
-  @Post('.search')
-  @HttpCode(200)
-  @ScimRead(400)
-  @ApiOperation({ summary: 'Search groups (POST /.search)' })
-  @ApiBody({ type: ScimSearchRequest })
-  @ApiOkResponse({ type: ScimListResponse })
-  async searchByPost(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<ScimListResponse> {
-    return this.search(auth, searchRequestOf(body));
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super();
+    this.respond = new ScimResourceResponder({ urn: SCIM_URN.group, version: (view) => view.team.version, document: (view) => toScimGroup(view.team, view.members, config.baseUrl) });
   }
 
   @Post()
@@ -52,12 +39,8 @@ export class ScimGroupsController {
   @ApiOperation({ summary: 'Create a group (team)' })
   @ApiBody(GROUP_BODY)
   @ApiCreatedResponse({ type: ScimGroupResource, description: 'Created; `Location` holds meta.location' })
-  async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<ScimGroupResource> {
-    const view = await this.groups.create(auth.workspaceId, body);
-    const group = toScimGroup(view.team, view.members, this.config.baseUrl);
-    res.status(201).setHeader('Location', group.meta.location);
-    res.setHeader('ETag', entityTag(view.team.version));
-    return group;
+  async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+    return this.respond.created(await this.groups.create(auth.workspaceId, body), res);
   }
 
   @Get(':workspace_team_id')
@@ -74,10 +57,7 @@ export class ScimGroupsController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const view = await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes));
-    if (!isNotModified(ifNoneMatch, view.team.version)) return this.presentTagged(view, query, res);
-    res.status(304).setHeader('ETag', entityTag(view.team.version));
-    return undefined;
+    return this.respond.read(await this.groups.get(auth.workspaceId, teamId, !excludes('members', query.attributes, query.excludedAttributes)), query, ifNoneMatch, res);
   }
 
   @Put(':workspace_team_id')
@@ -95,7 +75,7 @@ export class ScimGroupsController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    return this.presentTagged(await this.groups.replace(auth.workspaceId, teamId, body, ifMatch), query, res);
+    return this.respond.tagged(await this.groups.replace(auth.workspaceId, teamId, body, ifMatch), query, res);
   }
 
   @Patch(':workspace_team_id')
@@ -119,11 +99,8 @@ export class ScimGroupsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     const view = await this.groups.patch(auth.workspaceId, teamId, body, ifMatch);
-    if (query.attributes === undefined && query.excludedAttributes === undefined) {
-      res.status(204).setHeader('ETag', entityTag(view.team.version));
-      return undefined;
-    }
-    return this.presentTagged(view, query, res);
+    const projected = query.attributes !== undefined || query.excludedAttributes !== undefined;
+    return projected ? this.respond.tagged(view, query, res) : this.respond.noContent(view, res);
   }
 
   @Delete(':workspace_team_id')
@@ -136,19 +113,10 @@ export class ScimGroupsController {
     await this.groups.delete(auth.workspaceId, teamId, ifMatch);
   }
 
-  private async search(auth: AuthContext, query: ScimSearch): Promise<ScimListResponse> {
-    const page = pageOf(query.startIndex, query.count);
-    const { total, groups } = await this.groups.list(auth.workspaceId, query.filter, page, !excludes('members', query.attributes, query.excludedAttributes));
-    return toListResponse(groups.map((view) => this.present(view, query)), total, page.startIndex);
-  }
-
-  private presentTagged(view: ScimGroupView, query: ScimResourceQuery, res: Response): Record<string, unknown> {
-    res.setHeader('ETag', entityTag(view.team.version));
-    return this.present(view, query);
-  }
-
-  private present(view: ScimGroupView, query: ScimResourceQuery): Record<string, unknown> {
-    const group = toScimGroup(view.team, view.members, this.config.baseUrl) as unknown as Record<string, unknown>;
-    return project(group, SCIM_URN.group, query.attributes, query.excludedAttributes);
+  protected search(auth: AuthContext, query: ScimSearch): Promise<ScimListResponse> {
+    return this.respond.page(query, async (page) => {
+      const { total, groups } = await this.groups.list(auth.workspaceId, query.filter, page, !excludes('members', query.attributes, query.excludedAttributes));
+      return { total, resources: groups };
+    });
   }
 }

@@ -5,14 +5,14 @@ import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
 import type { ScimUserRecord } from '../../domain/scim-user';
-import { entityTag, isNotModified } from '../../domain/preconditions';
 import { SCIM_URN } from '../../domain/urns';
-import { project } from './projection';
 import { ApiNotModifiedResponse, ScimRead, ScimWrite } from './scim-docs';
 import { ScimUserRequest } from './scim.requests';
 import { ScimJsonInterceptor } from './scim-json.interceptor';
-import { ApiScimListQuery, ApiScimResourceQuery, pageOf, ScimListParams, type ScimSearch, searchRequestOf, type ScimListQuery, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
-import { ScimListResponse, ScimPatchRequest, ScimSearchRequest, ScimUserResource, toListResponse, toScimUser } from './scim.responses';
+import { ScimResourceResponder } from './scim-resource.responder';
+import { ScimSearchHandlers } from './scim-search.handlers';
+import { ApiScimResourceQuery, type ScimSearch, ScimResourceParams, type ScimResourceQuery } from './scim-list.requests';
+import { ScimListResponse, ScimPatchRequest, ScimUserResource, toScimUser } from './scim.responses';
 
 const USER_ID = { name: 'user_id', description: 'Workspace membership id or invite id' };
 const USER_BODY = {
@@ -24,29 +24,15 @@ const USER_BODY = {
 @ApiTags('SCIM')
 @Controller('scim/v2/Users')
 @UseInterceptors(ScimJsonInterceptor)
-export class ScimUsersController {
+export class ScimUsersController extends ScimSearchHandlers({ plural: 'users', listDescription: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' }) {
+  private readonly respond: ScimResourceResponder<ScimUserRecord>;
+
   constructor(
     private readonly users: ScimUsersService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  @Get()
-  @ScimRead(400)
-  @ApiOperation({ summary: 'List users', description: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' })
-  @ApiOkResponse({ type: ScimListResponse })
-  @ApiScimListQuery()
-  async list(@CurrentAuth() auth: AuthContext, @ScimListParams() query: ScimListQuery): Promise<ScimListResponse> {
-    return this.search(auth, query);
-  }
-
-  @Post('.search')
-  @HttpCode(200)
-  @ScimRead(400)
-  @ApiOperation({ summary: 'Search users (POST /.search)' })
-  @ApiBody({ type: ScimSearchRequest })
-  @ApiOkResponse({ type: ScimListResponse })
-  async searchByPost(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<ScimListResponse> {
-    return this.search(auth, searchRequestOf(body));
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super();
+    this.respond = new ScimResourceResponder({ urn: SCIM_URN.user, version: (user) => user.version, document: (user) => toScimUser(user, config.baseUrl) });
   }
 
   @Post()
@@ -58,12 +44,8 @@ export class ScimUsersController {
   })
   @ApiBody(USER_BODY)
   @ApiCreatedResponse({ type: ScimUserResource, description: 'Created; `Location` holds meta.location' })
-  async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<ScimUserResource> {
-    const created = await this.users.create(auth.workspaceId, body, callerOf(auth));
-    const user = toScimUser(created, this.config.baseUrl);
-    res.status(201).setHeader('Location', user.meta.location);
-    res.setHeader('ETag', entityTag(created.version));
-    return user;
+  async create(@CurrentAuth() auth: AuthContext, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+    return this.respond.created(await this.users.create(auth.workspaceId, body, callerOf(auth)), res);
   }
 
   @Get(':user_id')
@@ -80,10 +62,7 @@ export class ScimUsersController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    const user = await this.users.get(auth.workspaceId, userId);
-    if (!isNotModified(ifNoneMatch, user.version)) return this.present(user, query, res);
-    res.status(304).setHeader('ETag', entityTag(user.version));
-    return undefined;
+    return this.respond.read(await this.users.get(auth.workspaceId, userId), query, ifNoneMatch, res);
   }
 
   @Put(':user_id')
@@ -105,7 +84,7 @@ export class ScimUsersController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
-    return this.present(await this.users.replace(auth.workspaceId, userId, body, callerOf(auth), ifMatch), query, res);
+    return this.respond.tagged(await this.users.replace(auth.workspaceId, userId, body, callerOf(auth), ifMatch), query, res);
   }
 
   @Patch(':user_id')
@@ -129,11 +108,7 @@ export class ScimUsersController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     const { user, noContent } = await this.users.patch(auth.workspaceId, userId, body, callerOf(auth), ifMatch);
-    if (noContent) {
-      res.status(204).setHeader('ETag', entityTag(user.version));
-      return undefined;
-    }
-    return this.present(user, query, res);
+    return noContent ? this.respond.noContent(user, res) : this.respond.tagged(user, query, res);
   }
 
   @Delete(':user_id')
@@ -150,16 +125,11 @@ export class ScimUsersController {
     await this.users.delete(auth.workspaceId, userId, ifMatch);
   }
 
-  private async search(auth: AuthContext, query: ScimSearch): Promise<ScimListResponse> {
-    const page = pageOf(query.startIndex, query.count);
-    const { total, users } = await this.users.list(auth.workspaceId, query.filter, page);
-    const resources = users.map((user) => project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, query.attributes, query.excludedAttributes));
-    return toListResponse(resources, total, page.startIndex);
-  }
-
-  private present(user: ScimUserRecord, query: ScimResourceQuery, res: Response): unknown {
-    res.setHeader('ETag', entityTag(user.version));
-    return project(toScimUser(user, this.config.baseUrl) as unknown as Record<string, unknown>, SCIM_URN.user, query.attributes, query.excludedAttributes);
+  protected search(auth: AuthContext, query: ScimSearch): Promise<ScimListResponse> {
+    return this.respond.page(query, async (page) => {
+      const { total, users } = await this.users.list(auth.workspaceId, query.filter, page);
+      return { total, resources: users };
+    });
   }
 }
 

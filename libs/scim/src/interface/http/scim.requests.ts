@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SCIM_URN } from '../../domain/urns';
+import { ScimName, ScimUserProfile } from './scim.responses';
 
 /*
  * The request bodies of POST and PUT as RFC 7643 requires them: only `schemas` and `userName`
@@ -8,15 +9,6 @@ import { SCIM_URN } from '../../domain/urns';
  * booleans), so these classes document and do not validate.
  */
 
-class ScimNameInput {
-  @ApiPropertyOptional() givenName?: string;
-  @ApiPropertyOptional() familyName?: string;
-  @ApiPropertyOptional() formatted?: string;
-  @ApiPropertyOptional() middleName?: string;
-  @ApiPropertyOptional() honorificPrefix?: string;
-  @ApiPropertyOptional() honorificSuffix?: string;
-}
-
 class ScimMultiValueInput {
   @ApiProperty() value!: string;
   @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['True', 'False', 'true', 'false'] }] }) primary?: boolean | string;
@@ -24,17 +16,11 @@ class ScimMultiValueInput {
   @ApiPropertyOptional() display?: string;
 }
 
-export class ScimUserRequest {
+export class ScimUserRequest extends ScimUserProfile {
   @ApiProperty({ example: [SCIM_URN.user], description: 'Must include the core User URN' }) schemas!: string[];
   @ApiProperty({ description: 'Any string; unique case-insensitively', example: 'ada@example.com' }) userName!: string;
   @ApiPropertyOptional({ description: "The identity provider's id for the user" }) externalId?: string;
-  @ApiPropertyOptional({ type: ScimNameInput }) name?: ScimNameInput;
-  @ApiPropertyOptional() displayName?: string;
-  @ApiPropertyOptional() nickName?: string;
-  @ApiPropertyOptional() title?: string;
-  @ApiPropertyOptional() preferredLanguage?: string;
-  @ApiPropertyOptional() locale?: string;
-  @ApiPropertyOptional() timezone?: string;
+  @ApiPropertyOptional({ type: ScimName }) name?: ScimName;
   @ApiPropertyOptional({ type: [ScimMultiValueInput], description: 'The primary, else the first work, else the first is the member\'s email; without any, userName must be an email' }) emails?: ScimMultiValueInput[];
   @ApiPropertyOptional({ type: [ScimMultiValueInput] }) phoneNumbers?: ScimMultiValueInput[];
   @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['True', 'False', 'true', 'false'] }], description: 'Default true; false creates a suspended member or a deprovisioned invite' })

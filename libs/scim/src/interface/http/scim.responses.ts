@@ -13,7 +13,8 @@ class ScimMeta {
   @ApiProperty({ example: 'W/"1763820000000"' }) version!: string;
 }
 
-class ScimName {
+/** A user's name parts, in requests and answers alike. */
+export class ScimName {
   @ApiPropertyOptional() givenName?: string;
   @ApiPropertyOptional() familyName?: string;
   @ApiPropertyOptional() formatted?: string;
@@ -36,18 +37,22 @@ class ScimRole {
   @ApiPropertyOptional() primary?: boolean;
 }
 
-export class ScimUserResource {
-  @ApiProperty({ example: [SCIM_URN.user] }) schemas!: string[];
-  @ApiProperty({ description: 'Workspace membership id or invite id', format: 'uuid' }) id!: string;
-  @ApiPropertyOptional({ description: "The identity provider's id for the user" }) externalId?: string;
-  @ApiPropertyOptional({ description: 'Any string; unique case-insensitively. Returned by default; left out when `excludedAttributes` names it or `attributes` does not', example: 'Test_User_1f0c' }) userName?: string;
-  @ApiPropertyOptional({ type: ScimName, description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) name?: ScimName;
+/** The free-text profile attributes of a user, stored and returned as sent (in requests and answers alike). */
+export class ScimUserProfile {
   @ApiPropertyOptional() displayName?: string;
   @ApiPropertyOptional() nickName?: string;
   @ApiPropertyOptional() title?: string;
   @ApiPropertyOptional() preferredLanguage?: string;
   @ApiPropertyOptional() locale?: string;
   @ApiPropertyOptional() timezone?: string;
+}
+
+export class ScimUserResource extends ScimUserProfile {
+  @ApiProperty({ example: [SCIM_URN.user] }) schemas!: string[];
+  @ApiProperty({ description: 'Workspace membership id or invite id', format: 'uuid' }) id!: string;
+  @ApiPropertyOptional({ description: "The identity provider's id for the user" }) externalId?: string;
+  @ApiPropertyOptional({ description: 'Any string; unique case-insensitively. Returned by default; left out when `excludedAttributes` names it or `attributes` does not', example: 'Test_User_1f0c' }) userName?: string;
+  @ApiPropertyOptional({ type: ScimName, description: 'Returned by default; left out when `excludedAttributes` names it or `attributes` does not' }) name?: ScimName;
   @ApiPropertyOptional({ type: [ScimEmail], description: 'Phone numbers as sent (value, type, primary, display)' }) phoneNumbers?: ScimEmail[];
   @ApiPropertyOptional({
     type: [ScimEmail],
