@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import { Body, Controller, Delete, Get, HttpCode, Logger, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import contentDisposition from 'content-disposition';
 import type { Request, Response } from 'express';
 import { ApiErrorResponse, type AuthContext, CurrentAuth, CursorCodec, EmptyBody, Public, ScopedOperation } from '@workbase/shared/http';
@@ -161,8 +161,8 @@ export class FilesController {
       'a file deleted since is a 404. Served as an attachment (`Content-Disposition` with the RFC 6266 `filename*`), with the stored media type, `Content-Length` and `X-Content-Type-Options: nosniff`.',
   })
   @ApiParam(fileParam)
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file\'s bytes', schema: { type: 'string', format: 'binary' } })
+  // Only the 200 is bytes: a refusal is the usual JSON error, so the media type is per response, not the operation's.
+  @ApiOkResponse({ description: 'The file\'s bytes, with the stored media type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
   @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'A query parameter missing' })
   @ApiForbiddenResponse({ type: ApiErrorResponse, description: 'Altered or expired URL' })
   @ApiNotFoundResponse({ type: ApiErrorResponse, description: 'The file was deleted' })
