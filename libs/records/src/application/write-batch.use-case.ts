@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { pgError, TransactionRunner } from '@workbase/shared/persistence';
+import { type Attribute, AttributeDirectory } from '@workbase/schema';
 import { type BatchOperation, type BatchTarget, parseBatchOperation } from '../domain/batch-operations';
 import { recordNotFound } from '../domain/record-errors';
 import type { WriteScope } from '../domain/write-scope';
@@ -39,6 +40,7 @@ export class WriteBatchUseCase {
     private readonly entries: EntryService,
     private readonly reader: RecordReader,
     private readonly store: RecordRepository,
+    private readonly attributes: AttributeDirectory,
   ) {}
 
   async execute(who: WriteScope, target: BatchTarget, operations: readonly unknown[], options: { atomic: boolean; workspaceSlug?: string }): Promise<BatchItemResult[]> {
@@ -46,6 +48,8 @@ export class WriteBatchUseCase {
       const outcomes: Array<{ index: number; recordId: string | null } | { index: number; error: unknown }> = [];
       const touched = new Set<string>();
       const beforeDelete = new Map<string, RecordView>();
+      // Read once for the batch: nothing in it changes the container's attributes.
+      const attributes = await this.attributes.ofContainer(who.container.workspaceId, who.container.id, { includeArchived: true });
       for (const [index, raw] of operations.entries()) {
         try {
           // A malformed operation is refused before it costs a savepoint.
@@ -55,7 +59,7 @@ export class WriteBatchUseCase {
               const [view] = await this.readViews(who, [operation.id], options.workspaceSlug);
               if (view) beforeDelete.set(operation.id, view);
             }
-            return this.apply(who, target, operation);
+            return this.apply(who, target, operation, attributes);
           };
           const recordId = options.atomic ? await apply() : await this.transactions.savepoint(apply);
           if (recordId) touched.add(recordId);
@@ -77,19 +81,19 @@ export class WriteBatchUseCase {
   }
 
   /** Applies one operation with the single endpoint's use case; answers the record written, or null for a delete. */
-  private async apply(who: WriteScope, target: BatchTarget, operation: BatchOperation): Promise<string | null> {
+  private async apply(who: WriteScope, target: BatchTarget, operation: BatchOperation, attributes: readonly Attribute[]): Promise<string | null> {
     const { container } = who;
     switch (operation.op) {
       case 'create':
         if (operation.parent) return this.entries.write(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values);
-        return (await this.creates.write(who, operation.values)).record.id;
+        return (await this.creates.write(who, operation.values, { attributes })).record.id;
       case 'assert':
         if (target === 'entries' && operation.parent) {
           return this.entries.assertWrite(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values);
         }
-        return (await this.asserts.execute(who, operation.matchingAttribute!, operation.values)).recordId;
+        return (await this.asserts.execute(who, operation.matchingAttribute!, operation.values, { attributes })).recordId;
       case 'update':
-        if ((await this.updates.write(who, operation.id, operation.values, 'append')) === null) throw recordNotFound(container, operation.id);
+        if ((await this.updates.write(who, operation.id, operation.values, 'append', { attributes })) === null) throw recordNotFound(container, operation.id);
         return operation.id;
       case 'delete':
         await this.deletes.execute(who, operation.id);
