@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '@workbase/schema';
@@ -58,8 +58,10 @@ export class ListEntriesController {
     params: [listParam],
     ok: EntryBatchEnvelope,
   })
-  async batch(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: EntryBatchRequest): Promise<EntryBatchEnvelope> {
+  @ApiBody({ type: EntryBatchRequest })
+  async batch(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() raw: unknown): Promise<EntryBatchEnvelope> {
     const { container, parentObjectSlug } = await this.containers.listWithAttributes(auth.workspaceId, list);
+    const body = await validatedBody(EntryBatchRequest, raw);
     const results = await this.batches.execute(writeScope(auth, container), 'entries', body.operations, { atomic: body.atomic ?? false });
     return { data: toBatchItems(results, (view) => toEntryResponse({ view, parentObjectSlug })) };
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
-import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AssertRecordUseCase } from '../../application/assert-record.use-case';
@@ -65,8 +65,10 @@ export class ObjectRecordsController {
     params: [objectParam],
     ok: RecordBatchEnvelope,
   })
-  async batch(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordBatchRequest): Promise<RecordBatchEnvelope> {
+  @ApiBody({ type: RecordBatchRequest })
+  async batch(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() raw: unknown): Promise<RecordBatchEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
+    const body = await validatedBody(RecordBatchRequest, raw);
     const results = await this.batches.execute(writeScope(auth, container), 'records', body.operations, { atomic: body.atomic ?? false, workspaceSlug: await this.records.workspaceSlug(container) });
     return { data: toBatchItems(results, toRecordResponse) };
   }
