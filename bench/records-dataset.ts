@@ -86,7 +86,8 @@ export async function generatePeople(pg: ClientBase, workspaceId: string, people
 }
 
 /**
- * Records `md5(prefix || i)` for i in [from, to) of a container, created one second apart, each with
+ * Records `md5(prefix || i)` for i in [from, to) of a container, created one second apart (and last
+ * updated up to a day later, in another order), each with
  * its value of a unique text attribute (`key` and `json` are SQL over `i`) and that value's unique key.
  */
 async function insertKeyedRecords(
@@ -97,8 +98,9 @@ async function insertKeyedRecords(
 ): Promise<void> {
   const { prefix, containerId, attributeId, from, to, key, json } = batch;
   await pg.query(
-    `INSERT INTO records (workspace_id, id, container_id, created_by, created_at)
-     SELECT $1, md5($6::text || i)::uuid, $2, $3::jsonb, timestamptz '2024-01-01' + make_interval(secs => i) FROM generate_series($4::int, $5::int - 1) i`,
+    `INSERT INTO records (workspace_id, id, container_id, created_by, created_at, updated_at)
+     SELECT $1, md5($6::text || i)::uuid, $2, $3::jsonb, timestamptz '2024-01-01' + make_interval(secs => i),
+       timestamptz '2024-01-01' + make_interval(secs => i + (i * 7907) % 86400) FROM generate_series($4::int, $5::int - 1) i`,
     [workspaceId, containerId, actor, from, to, prefix],
   );
   await pg.query(

@@ -326,10 +326,10 @@ describe('activities: definitions, schemas, attributes, scopes, events', () => {
 
   describe('schemas: inherited attributes', () => {
     const expected: Record<string, string[]> = {
-      activities: ['record_id', 'created_at', 'created_by', 'timestamp', 'linked_records'],
-      interactions: ['record_id', 'created_at', 'created_by', 'timestamp', 'linked_records', 'participants'],
-      calls: ['record_id', 'created_at', 'created_by', 'timestamp', 'linked_records', 'participants', 'direction', 'duration', 'phone_number'],
-      emails: ['record_id', 'created_at', 'created_by', 'timestamp', 'linked_records', 'participants', 'direction', 'subject', 'from_email_address', 'to_email_addresses'],
+      activities: ['record_id', 'created_at', 'created_by', 'updated_at', 'timestamp', 'linked_records'],
+      interactions: ['record_id', 'created_at', 'created_by', 'updated_at', 'timestamp', 'linked_records', 'participants'],
+      calls: ['record_id', 'created_at', 'created_by', 'updated_at', 'timestamp', 'linked_records', 'participants', 'direction', 'duration', 'phone_number'],
+      emails: ['record_id', 'created_at', 'created_by', 'updated_at', 'timestamp', 'linked_records', 'participants', 'direction', 'subject', 'from_email_address', 'to_email_addresses'],
     };
 
     it("gives each activity its schema's attributes, listed with custom ones and looking identical", async () => {

@@ -92,7 +92,7 @@ describe('lists and entries', () => {
     for (const title of ['New', 'Won']) await t.http().post('/v2/lists/pipeline/attributes/stage/statuses').set(as()).send({ data: { title } }).expect(200);
     for (const title of ['hot', 'cold', 'big']) await t.http().post('/v2/lists/pipeline/attributes/tags/options').set(as()).send({ data: { title } }).expect(200);
     const attributes = (await t.http().get('/v2/lists/pipeline/attributes').set(as()).expect(200)).body.data;
-    expect(attributes.map((a: { api_slug: string }) => a.api_slug)).toEqual(['stage', 'tags', 'value']);
+    expect(attributes.map((a: { api_slug: string }) => a.api_slug)).toEqual(['updated_at', 'stage', 'tags', 'value']);
     expect(await events('list-attribute.created')).toBe(3);
     const noScope = await t.tokenFor(ws.workspaceId, [SCOPES.objectConfigurationReadWrite]);
     expect((await t.http().get('/v2/lists/pipeline/attributes').set(as(noScope)).expect(403)).body.message).toContain('list_configuration:read');

@@ -188,6 +188,8 @@ describe('record queries: index-ordered sorts, unions, paging and plans', () => 
         { filter: { $not: { job_title: 'Engineer' } }, limit: 50 },
         { filter: { record_id: { $in: ['00000000-0000-4000-8000-000000000000'] } } },
         { filter: { created_at: { $gte: '2024-01-01T01:00:00Z' } }, limit: 50 },
+        { filter: { updated_at: { $gte: '2024-01-01T01:00:00Z' } }, sorts: [{ direction: 'asc', attribute: 'updated_at' }], limit: 50 },
+        { sorts: [{ direction: 'desc', attribute: 'updated_at' }], limit: 50 },
         { sorts: [{ direction: 'desc', path: [['people', 'company'], ['companies', 'domains']] }], limit: 50 },
       ];
       for (const body of shapes) {
@@ -206,6 +208,10 @@ describe('record queries: index-ordered sorts, unions, paging and plans', () => 
         expect([JSON.stringify(body), withValue]).toEqual([JSON.stringify(body), expect.stringMatching(/Index Only Scan (Backward )?using record_values_number on record_values lead/)]);
         expect(withValue).not.toMatch(/SubPlan/);
       }
+      // An incremental sync's page (changed since, oldest change first) reads the updated_at index in order.
+      const [changedSince] = await plansOf({ filter: { updated_at: { $gte: '2024-01-01T20:00:00Z' } }, sorts: [{ direction: 'asc', attribute: 'updated_at' }], limit: 100 }, []);
+      expect(changedSince).toMatch(/Index Scan using records_container_updated on records r/);
+      expect(changedSince).not.toMatch(/Seq Scan/);
       // The real planner joins the one matching email instead of scanning the people.
       const [email] = await plansOf({ filter: { email_addresses: 'person-2500@example.com' } }, []);
       expect(email).toMatch(/record_values_text_ci/);

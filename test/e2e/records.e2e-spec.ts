@@ -33,7 +33,7 @@ describe('record engine: objects, attributes, records', () => {
       const patched = await patch('/v2/objects/projects', { data: { plural_noun: 'All projects' } }).expect(200);
       expect(patched.body.data).toMatchObject({ api_slug: 'projects', singular_noun: 'Project', plural_noun: 'All projects' });
       const attributes = await get('/v2/objects/projects/attributes').expect(200);
-      expect(attributes.body.data.map((a: { api_slug: string }) => a.api_slug)).toEqual(['record_id', 'created_at', 'created_by']);
+      expect(attributes.body.data.map((a: { api_slug: string }) => a.api_slug)).toEqual(['record_id', 'created_at', 'created_by', 'updated_at']);
     });
 
     it('refuses a duplicate slug (409 slug_conflict), a bad slug (400) and a missing noun (400 naming it)', async () => {

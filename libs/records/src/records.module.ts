@@ -6,6 +6,7 @@ import { RecordMatcher } from './application/record-matcher';
 import { AssertRecordUseCase } from './application/assert-record.use-case';
 import { CreateRecordUseCase } from './application/create-record.use-case';
 import { DeleteRecordUseCase } from './application/delete-record.use-case';
+import { WriteBatchUseCase } from './application/write-batch.use-case';
 import { UpdateRecordUseCase } from './application/update-record.use-case';
 import { RecordQueryService } from './application/query/record-query.service';
 import { RecordReader } from './application/record-reader';
@@ -34,6 +35,7 @@ const engine = [
   UpdateRecordUseCase,
   AssertRecordUseCase,
   DeleteRecordUseCase,
+  WriteBatchUseCase,
 ];
 
 /**

@@ -17,7 +17,7 @@ export interface InheritedAttribute {
   readonly multi?: boolean;
   readonly required?: boolean;
   readonly writable?: boolean;
-  /** Derived from the record row (record_id, created_at, created_by), not stored as values. */
+  /** Derived from the record row (record_id, created_at, created_by, updated_at), not stored as values. */
   readonly recordSystem?: boolean;
   readonly options?: readonly string[];
   /** record-reference: the only object it may point to (null: any object). */
@@ -28,6 +28,7 @@ const RECORD_SYSTEM: readonly InheritedAttribute[] = [
   { slug: 'record_id', title: 'Record ID', description: 'The id of the activity record.', type: 'text', writable: false, recordSystem: true },
   { slug: 'created_at', title: 'Created at', description: 'When the activity record was created.', type: 'timestamp', writable: false, recordSystem: true },
   { slug: 'created_by', title: 'Created by', description: 'Who created the activity record.', type: 'actor-reference', writable: false, recordSystem: true },
+  { slug: 'updated_at', title: 'Updated at', description: 'When a value of the activity record last changed (its creation included).', type: 'timestamp', writable: false, recordSystem: true },
 ];
 
 const ACTIVITY_BASE: readonly InheritedAttribute[] = [

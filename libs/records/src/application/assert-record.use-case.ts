@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { CODECS, AttributeDirectory } from '@workbase/schema';
+import { type Attribute, CODECS, AttributeDirectory } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { CreateRecordUseCase } from './create-record.use-case';
 import { UpdateRecordUseCase } from './update-record.use-case';
@@ -25,9 +25,17 @@ export class AssertRecordUseCase {
     private readonly lookups: WriteLookupsFactory,
   ) {}
 
-  async execute(who: WriteScope, matchingAttribute: string, values: ValuesInput, options: { failOnConcurrentWrite?: boolean } = {}): Promise<{ recordId: string; created: boolean }> {
+  /** `attributes`: the container's (archived included), when the caller read them already (a batch reads them once). */
+  async execute(
+    who: WriteScope,
+    matchingAttribute: string,
+    values: ValuesInput,
+    options: { failOnConcurrentWrite?: boolean; attributes?: readonly Attribute[] } = {},
+  ): Promise<{ recordId: string; created: boolean }> {
     const { container } = who;
-    const attribute = await this.attributes.find(container.workspaceId, container.id, matchingAttribute);
+    const attribute = options.attributes
+      ? (options.attributes.find((a) => a.slug === matchingAttribute || a.id === matchingAttribute) ?? null)
+      : await this.attributes.find(container.workspaceId, container.id, matchingAttribute);
     if (!attribute) throw new DomainError('value_not_found', `matching_attribute "${matchingAttribute}" is not an attribute of ${container.kind} "${container.slug}".`);
     if (!attribute.isUnique) throw new ValidationError(`matching_attribute "${attribute.slug}" must be a unique attribute.`);
     const given = values[attribute.slug] ?? values[attribute.id];
@@ -44,8 +52,8 @@ export class AssertRecordUseCase {
       if (matches.length > 1) {
         throw new DomainError('multiple_match_results', `matching_attribute "${attribute.slug}" matches ${matches.length} records; an assert must match at most one.`);
       }
-      if (matches.length === 0) return { recordId: (await this.creates.write(who, values)).record.id, created: true };
-      await this.updates.write(who, matches[0], values, 'overwrite', { appendTo: new Set([attribute.id]), failOnConcurrentWrite: options.failOnConcurrentWrite });
+      if (matches.length === 0) return { recordId: (await this.creates.write(who, values, { attributes: options.attributes })).record.id, created: true };
+      await this.updates.write(who, matches[0], values, 'overwrite', { appendTo: new Set([attribute.id]), failOnConcurrentWrite: options.failOnConcurrentWrite, attributes: options.attributes });
       return { recordId: matches[0], created: false };
     });
   }

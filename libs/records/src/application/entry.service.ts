@@ -45,18 +45,26 @@ export class EntryService {
   ) {}
 
   async create(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
-    const { container: list } = who;
-    const entryId = await this.transactions.run(async () => {
-      const parentRecordId = await this.validParent(list, parent);
+    return this.get(who.container, await this.write(who, parent, values));
+  }
+
+  /** The create itself, in the caller's transaction when there is one (batches); answers the entry's id. */
+  write(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<string> {
+    return this.transactions.run(async () => {
+      const parentRecordId = await this.validParent(who.container, parent);
       return (await this.creates.write(who, values, { parentRecordId })).record.id;
     });
-    return this.get(list, entryId);
   }
 
   /** Updates the entry of this parent, or creates one; several entries of the parent: 400. */
   async assertByParent(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<EntryView> {
+    return this.get(who.container, await this.assertWrite(who, parent, values));
+  }
+
+  /** The assert itself, in the caller's transaction when there is one (batches); answers the entry's id. */
+  assertWrite(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<string> {
     const { container: list } = who;
-    const entryId = await this.transactions.run(async () => {
+    return this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
       await this.store.lockWriteKeys(list.workspaceId, list.id, [parentRecordId]);
       const existing = await this.store.findEntriesOfParent(list.workspaceId, list.id, parentRecordId, 2);
@@ -65,7 +73,6 @@ export class EntryService {
       await this.updates.write(who, existing[0], values, 'overwrite');
       return existing[0];
     });
-    return this.get(list, entryId);
   }
 
   /** `known`: the list's attributes (archived included) and parent slug, when the caller read them with the list. */

@@ -151,6 +151,8 @@ function systemValue(attribute: Attribute, record: RecordRow): ValueEnvelope {
       return { ...base, value: record.id, attribute_type: 'text' };
     case 'created_at':
       return { ...base, value: record.createdAt, attribute_type: 'timestamp' };
+    case 'updated_at':
+      return { ...base, active_from: record.updatedAt, value: record.updatedAt, attribute_type: 'timestamp' };
     default:
       return { ...base, referenced_actor_type: record.createdBy.type, referenced_actor_id: record.createdBy.id, attribute_type: 'actor-reference' };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
-import { AttributeDirectory, CONTAINER_EVENTS, containerEvent } from '@workbase/schema';
+import { type Attribute, AttributeDirectory, CONTAINER_EVENTS, containerEvent } from '@workbase/schema';
 import { recordNotFound } from '../domain/record-errors';
 import { assertRequiredValues } from '../domain/required-values';
 import type { WriteMode } from '../domain/value-plan';
@@ -17,6 +17,8 @@ export interface UpdateOptions {
   readonly failOnConcurrentWrite?: boolean;
   /** Attributes that append even under overwrite (an assert's matching attribute). */
   readonly appendTo?: ReadonlySet<string>;
+  /** The container's attributes (archived included), when the caller read them already (a batch reads them once). */
+  readonly attributes?: readonly Attribute[];
 }
 
 /**
@@ -48,7 +50,7 @@ export class UpdateRecordUseCase {
     return this.transactions.run(async () => {
       const record = await this.values.lockForWrite(container, recordId, options.failOnConcurrentWrite ?? false);
       if (!record) return null;
-      const attributes = await this.attributes.ofContainer(container.workspaceId, container.id, { includeArchived: true });
+      const attributes = options.attributes ?? (await this.attributes.ofContainer(container.workspaceId, container.id, { includeArchived: true }));
       const parsed = await this.values.parse(who, attributes, values);
       const changed = await this.values.apply(who, recordId, parsed, mode, options.appendTo);
       assertRequiredValues(attributes, writtenCounts(parsed), 'update');

@@ -10,11 +10,13 @@ export interface RecordRow {
   readonly parentRecordId: string | null;
   readonly createdAt: string;
   readonly createdBy: Actor;
+  /** The time of the transaction that last changed a value (or created the record). */
+  readonly updatedAt: string;
   readonly version: number;
 }
 
 const recordColumns = (alias: string) =>
-  `${alias}.id, ${alias}.container_id, ${alias}.parent_record_id, ${isoNanos(`${alias}.created_at`)} AS created_at, ${alias}.created_by, ${alias}.version`;
+  `${alias}.id, ${alias}.container_id, ${alias}.parent_record_id, ${isoNanos(`${alias}.created_at`)} AS created_at, ${alias}.created_by, ${isoNanos(`${alias}.updated_at`)} AS updated_at, ${alias}.version`;
 const RECORD_COLUMNS = recordColumns('records');
 const selectValueColumns = (a: string) => `${a}id::text AS id, ${a}record_id, ${a}attribute_id, ${isoNanos(`${a}active_from`)} AS active_from, ${isoNanos(`${a}active_until`)} AS active_until,
   ${a}created_by, ${a}value_text, ${a}value_number::text AS value_number, ${a}value_bool, to_char(${a}value_date, 'YYYY-MM-DD') AS value_date,
@@ -40,6 +42,7 @@ interface RawRecord {
   parent_record_id: string | null;
   created_at: string;
   created_by: Actor;
+  updated_at: string;
   version: string;
 }
 
@@ -123,7 +126,7 @@ export class RecordRepository {
 
   async insertRecord(workspaceId: string, record: { id: string; containerId: string; createdBy: Actor; parentRecordId?: string | null }): Promise<RecordRow> {
     const rows = await this.transactions.query<RawRecord>(
-      `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`,
+      `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now()) RETURNING ${RECORD_COLUMNS}`,
       [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, JSON.stringify(record.createdBy)],
     );
     return toRecord(rows[0]);
@@ -142,7 +145,7 @@ export class RecordRepository {
   ): Promise<{ record: RecordRow; values: ValueRowWithRecord[] }> {
     const actor = JSON.stringify(record.createdBy);
     const params: unknown[] = [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, actor];
-    const insertRecord = `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${RECORD_COLUMNS}`;
+    const insertRecord = `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now()) RETURNING ${RECORD_COLUMNS}`;
     // The record's own events ride in the same statement (the outbox's INSERT and notification).
     const recorded = events.length > 0 ? `, recorded AS (${outboxInsert(events, params)})` : '';
     const notified = events.length > 0 ? `, ${OUTBOX_NOTIFY} AS notified` : '';
@@ -247,8 +250,9 @@ export class RecordRepository {
     return new Set(rows.map((row) => row.id));
   }
 
+  /** A value of the record changed in this transaction: a new version, and `updated_at` is the transaction's time. */
   async bumpVersion(workspaceId: string, recordId: string): Promise<void> {
-    await this.transactions.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
+    await this.transactions.query(`UPDATE records SET version = version + 1, updated_at = now() WHERE workspace_id = $1 AND id = $2`, [workspaceId, recordId]);
   }
 
   /** Deletes every record of a container that is being removed; their values and unique claims cascade. */
@@ -501,6 +505,7 @@ function toRecord(row: RawRecord): RecordRow {
     containerId: row.container_id,
     parentRecordId: row.parent_record_id,
     createdAt: row.created_at,
+    updatedAt: row.updated_at,
     createdBy: row.created_by,
     version: Number(row.version),
   };

@@ -6,6 +6,8 @@ import { ListRepository } from '../infrastructure/list.repository';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ListWithAccess } from '../domain/list-definition';
 import { assertSlug } from '../domain/attribute';
+import { AttributeDirectory } from './attribute.directory';
+import { ENTRY_SYSTEM_ATTRIBUTES, systemAttributeRows } from './standard-objects';
 
 export type WorkspaceAccess = 'full-access' | 'read-and-write' | 'read-only';
 export interface MemberAccess {
@@ -29,6 +31,7 @@ export class ListCatalog {
     private readonly objects: ObjectRepository,
     private readonly outbox: EventOutbox,
     private readonly members: MemberDirectory,
+    private readonly attributes: AttributeDirectory,
   ) {}
 
   list(workspaceId: string): Promise<ListWithAccess[]> {
@@ -59,6 +62,7 @@ export class ListCatalog {
         createdBy: actor,
         }),
       );
+      await this.attributes.seed(systemAttributeRows(workspaceId, id, 'list', ENTRY_SYSTEM_ATTRIBUTES));
       await this.grantMembers(workspaceId, id, input.workspaceMemberAccess ?? []);
       await this.outbox.record({ eventType: 'list.created', workspaceId, id: { workspace_id: workspaceId, list_id: id }, actor });
       return (await this.lists.findBySlugOrId(workspaceId, id))!;

@@ -5,7 +5,7 @@ import { assertSlug } from '../domain/attribute';
 import { AttributeDirectory } from './attribute.directory';
 import { ObjectRepository } from '../infrastructure/object.repository';
 import type { ObjectDefinition } from '../domain/object-definition';
-import { RECORD_SYSTEM_ATTRIBUTES } from './standard-objects';
+import { RECORD_SYSTEM_ATTRIBUTES, systemAttributeRows } from './standard-objects';
 
 export interface ObjectChanges {
   readonly apiSlug?: string;
@@ -41,29 +41,7 @@ export class ObjectCatalog {
       await conflictOnUniqueViolation('objects_slug_unique', () => objectSlugConflict(input.apiSlug), () =>
         this.objects.insert([{ workspaceId, id, apiSlug: input.apiSlug, singularNoun: input.singularNoun, pluralNoun: input.pluralNoun, isStandard: false }]),
       );
-      await this.attributes.seed(
-        RECORD_SYSTEM_ATTRIBUTES.map((attribute, position) => ({
-          id: newId(),
-          workspaceId,
-          containerId: id,
-          containerKind: 'object' as const,
-          slug: attribute.slug,
-          title: attribute.title,
-          description: null,
-          type: attribute.type,
-          isSystem: true,
-          isWritable: false,
-          isRequired: false,
-          isUnique: false,
-          isMultiselect: false,
-          isArchived: false,
-          isInherited: false,
-          defaultValue: null,
-          config: {},
-          relationshipAttributeId: null,
-          position,
-        })),
-      );
+      await this.attributes.seed(systemAttributeRows(workspaceId, id, 'object', RECORD_SYSTEM_ATTRIBUTES));
       return (await this.objects.findBySlugOrId(workspaceId, id))!;
     });
   }

@@ -1,3 +1,5 @@
+import { newId } from '@workbase/shared/kernel';
+import type { NewAttribute } from '../domain/attribute';
 import type { AttributeType } from '../domain/attribute-type';
 
 /** An attribute of a standard object, as every new workspace receives it. */
@@ -135,4 +137,33 @@ export const RECORD_SYSTEM_ATTRIBUTES: readonly StandardAttribute[] = [
   { slug: 'record_id', title: 'Record ID', type: 'text', writable: false },
   { slug: 'created_at', title: 'Created at', type: 'timestamp', writable: false },
   { slug: 'created_by', title: 'Created by', type: 'actor-reference', writable: false },
+  { slug: 'updated_at', title: 'Updated at', type: 'timestamp', writable: false },
 ];
+
+/** The system attributes of every list entry (its id, creation and creator are the entry's own fields). */
+export const ENTRY_SYSTEM_ATTRIBUTES: readonly StandardAttribute[] = [{ slug: 'updated_at', title: 'Updated at', type: 'timestamp', writable: false }];
+
+/** The rows of a new object's or list's system attributes, in the given order from position 0. */
+export function systemAttributeRows(workspaceId: string, containerId: string, containerKind: 'object' | 'list', attributes: readonly StandardAttribute[]): NewAttribute[] {
+  return attributes.map((attribute, position) => ({
+    id: newId(),
+    workspaceId,
+    containerId,
+    containerKind,
+    slug: attribute.slug,
+    title: attribute.title,
+    description: null,
+    type: attribute.type,
+    isSystem: true,
+    isWritable: false,
+    isRequired: false,
+    isUnique: false,
+    isMultiselect: false,
+    isArchived: false,
+    isInherited: false,
+    defaultValue: null,
+    config: {},
+    relationshipAttributeId: null,
+    position,
+  }));
+}

@@ -4,7 +4,7 @@ import type { AttributeDescriptor } from './codecs/codec';
 export type ContainerKind = 'object' | 'list' | 'activity';
 
 /** Attributes every record has, derived from the record row rather than stored as values. */
-export const RECORD_SYSTEM_SLUGS = ['record_id', 'created_at', 'created_by'] as const;
+export const RECORD_SYSTEM_SLUGS = ['record_id', 'created_at', 'created_by', 'updated_at'] as const;
 export type RecordSystemSlug = (typeof RECORD_SYSTEM_SLUGS)[number];
 
 export interface Attribute extends AttributeDescriptor {

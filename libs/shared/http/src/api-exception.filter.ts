@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { errorTypeFor, wireCodeFor } from './error-status.map';
+import { apiErrorBody } from './error-response';
 import { type Problem, toProblem } from './problem';
 
 /**
@@ -38,12 +38,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       // Explicit type: a handler's own @Header('Content-Type') must not relabel its error body.
       response.type('application/json').json({ error: oauthErrorFor(path, problem), error_description: problem.message });
     } else {
-      response.status(problem.status).type('application/json').json({
-        status_code: problem.status,
-        type: errorTypeFor(problem.status),
-        code: wireCodeFor(problem.code),
-        message: problem.message,
-      });
+      response.status(problem.status).type('application/json').json(apiErrorBody(problem));
     }
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from '@nestjs/throttler';
 import { RateLimitedError } from '@workbase/shared/kernel';
 
 /**
@@ -27,6 +27,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     return `${throttlerName}:${tracker}`;
   }
 
+  /** A batch costs one write per started 100 operations (at least one): each is counted as a request. */
+  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
+    const cost = request.throttler.name === 'writes' ? writeCost(request.context) : 1;
+    for (let spent = 1; spent < cost; spent++) await super.handleRequest(request);
+    return super.handleRequest(request);
+  }
+
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     throw new RateLimitedError(Math.max(1, Math.ceil(detail.timeToBlockExpire || detail.timeToExpire || 1)));
   }
@@ -37,4 +44,14 @@ export function isReadRequest(context: ExecutionContext): boolean {
   const { method, path } = context.switchToHttp().getRequest<{ method: string; path: string }>();
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return true;
   return method === 'POST' && (/\/query\/?$/.test(path) || path === '/v2/sql' || path === '/v2/objects/records/search');
+}
+
+/** Operations a batch write counts as one write (`POST …/records/batch`, `…/entries/batch`). */
+export const BATCH_OPERATIONS_PER_WRITE = 100;
+
+/** How many writes a request costs: a batch one per started 100 operations (its body is parsed before the guards run), anything else one. */
+export function writeCost(context: ExecutionContext): number {
+  const { method, path, body } = context.switchToHttp().getRequest<{ method: string; path: string; body?: { operations?: unknown } }>();
+  if (method !== 'POST' || !/\/(records|entries)\/batch\/?$/.test(path) || !Array.isArray(body?.operations)) return 1;
+  return Math.max(1, Math.ceil(Math.min(body.operations.length, 1000) / BATCH_OPERATIONS_PER_WRITE));
 }

@@ -65,3 +65,14 @@ export const NamesAFieldToChange = () =>
       defaultMessage: () => '$property must be an object naming at least one field to change',
     },
   });
+
+const bodyPipe = createValidationPipe();
+
+/**
+ * Validates a body as the global pipe would, for a handler that takes it raw (`@Body() body:
+ * unknown` with `@ApiBody`) so that it can resolve the ids of its path first: another workspace's
+ * id is then a 404 whatever the body holds, not a 400 that only says the body was bad.
+ */
+export async function validatedBody<T>(type: new () => T, body: unknown): Promise<T> {
+  return (await bodyPipe.transform(body ?? {}, { type: 'body', metatype: type })) as T;
+}

@@ -107,6 +107,24 @@ export class TransactionRunner {
     return rowsOf<Row>(await this.manager().query(sql, params as unknown[]));
   }
 
+  /**
+   * Runs `work` inside a savepoint of the current transaction: when it fails, what it wrote is
+   * rolled back and the error rethrown, and the transaction goes on (a batch's failed item).
+   */
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.inTransaction()) throw new Error('savepoint() runs inside run()');
+    await this.query('SAVEPOINT item');
+    try {
+      const result = await work();
+      await this.query('RELEASE SAVEPOINT item');
+      return result;
+    } catch (error) {
+      await this.query('ROLLBACK TO SAVEPOINT item');
+      await this.query('RELEASE SAVEPOINT item');
+      throw error;
+    }
+  }
+
   inTransaction(): boolean {
     return this.current.getStore() !== undefined;
   }

@@ -32,7 +32,7 @@ export function tableKey(ref: TableRef): string {
 
 /** Where a column's values come from. */
 export type ColumnSource =
-  | { readonly kind: 'record'; readonly field: 'id' | 'created_at' | 'created_by' | 'parent_record_id' }
+  | { readonly kind: 'record'; readonly field: 'id' | 'created_at' | 'created_by' | 'updated_at' | 'parent_record_id' }
   | { readonly kind: 'constant'; readonly value: string }
   | { readonly kind: 'attribute'; readonly attributeId: string; readonly attributeType: string; readonly multi: boolean };
 
@@ -95,7 +95,7 @@ export function knownAttributeType(attributeType: string): AttributeType {
 
 /** The record's own columns, first in every table; an attribute with one of these slugs is not repeated. */
 function recordColumns(schema: DataSchema, parentObject: string | null): SqlColumn[] {
-  const own = (name: string, sqlType: string, field: 'id' | 'created_at' | 'created_by' | 'parent_record_id'): SqlColumn => ({
+  const own = (name: string, sqlType: string, field: 'id' | 'created_at' | 'created_by' | 'updated_at' | 'parent_record_id'): SqlColumn => ({
     name,
     sqlType,
     attributeType: null,
@@ -107,7 +107,7 @@ function recordColumns(schema: DataSchema, parentObject: string | null): SqlColu
     columns.push(own('entry_id', 'uuid', 'id'), own('parent_record_id', 'uuid', 'parent_record_id'));
     columns.push({ name: 'parent_object', sqlType: 'text', attributeType: null, isMultiselect: false, source: { kind: 'constant', value: parentObject ?? '' } });
   }
-  columns.push(own('created_at', 'timestamptz', 'created_at'), own('created_by', 'jsonb', 'created_by'));
+  columns.push(own('created_at', 'timestamptz', 'created_at'), own('created_by', 'jsonb', 'created_by'), own('updated_at', 'timestamptz', 'updated_at'));
   return columns;
 }
 

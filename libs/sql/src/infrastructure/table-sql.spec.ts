@@ -37,7 +37,7 @@ describe('tableRelationSql', () => {
 
   it('only the columns the statement names, plus the record columns', () => {
     const sql = generate(['amount', 'unrelated']);
-    expect(sql).toContain('r.id AS "record_id", r.created_at AS "created_at", r.created_by AS "created_by", a1.value_number AS "amount"');
+    expect(sql).toContain('r.id AS "record_id", r.created_at AS "created_at", r.created_by AS "created_by", r.updated_at AS "updated_at", a1.value_number AS "amount"');
     expect(sql).not.toMatch(/"name"|"stage"|"tags"|"owner"|"where"|"emails"/);
     expect(sql).not.toMatch(/'a-(name|stage|tags|owner|where|emails)'/);
   });

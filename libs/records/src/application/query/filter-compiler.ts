@@ -231,7 +231,7 @@ export class FilterCompiler {
     return spec.kind === 'ci_text' && op === '$eq' ? `lower(${expr}) = lower(${param})` : `${expr} ${sqlOp} ${param}`;
   }
 
-  /** record_id, created_at and created_by live on the record row itself. */
+  /** record_id, created_at, updated_at and created_by live on the record row itself. */
   private systemAttribute(slug: string, condition: unknown, recordExpr: string, recordAlias: string): string {
     const params = this.context.params;
     const ops = (value: unknown): Array<[string, unknown]> =>
@@ -248,11 +248,11 @@ export class FilterCompiler {
       return this.and(parts);
     }
     if (recordExpr !== 'r.id') throw filterError(`"${slug}" cannot be filtered through a path`);
-    if (slug === 'created_at') {
+    if (slug === 'created_at' || slug === 'updated_at') {
       const parts = ops(isPlainObject(condition) && 'value' in condition ? condition.value : condition).map(([op, value]) => {
         const sqlOp = ({ $eq: '=', $lt: '<', $lte: '<=', $gt: '>', $gte: '>=' } as Record<string, string>)[op];
-        if (!sqlOp) throw filterError(`operator "${op}" is not supported on "created_at"`);
-        return `${recordAlias}.created_at ${sqlOp} ${params.add(operand('timestamp', value, `filter on "created_at" ${op}`))}::timestamptz`;
+        if (!sqlOp) throw filterError(`operator "${op}" is not supported on "${slug}"`);
+        return `${recordAlias}.${slug} ${sqlOp} ${params.add(operand('timestamp', value, `filter on "${slug}" ${op}`))}::timestamptz`;
       });
       return this.and(parts);
     }

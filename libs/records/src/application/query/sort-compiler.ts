@@ -6,6 +6,9 @@ import { type PropertySpec, TYPE_PROPERTIES } from './properties';
 /** The stable tie-break after every sort: limit/offset pages never repeat or skip a record. */
 export const TIE_BREAK = ['r.created_at ASC', 'r.id ASC'];
 
+/** The record row's columns that sort the system attributes (created_by sorts by the actor's id). */
+const RECORD_ROW_SORT: Readonly<Record<string, string>> = { record_id: 'r.id', created_at: 'r.created_at', updated_at: 'r.updated_at' };
+
 /**
  * The first sort term when it can be read from an index in order: a single-valued attribute
  * whose sorted property is a typed column with a partial index. The query then runs in two
@@ -94,7 +97,7 @@ export class SortCompiler {
     if (!attribute) throw filterError(`sorts[${i}]: unknown attribute "${key}" on ${scope.container.kind} "${scope.container.slug}"`);
     if (isRecordSystemAttribute(attribute)) {
       if (recordExpr !== 'r.id') throw filterError(`sorts[${i}]: "${attribute.slug}" cannot be sorted through a path`);
-      return { sql: attribute.slug === 'record_id' ? 'r.id' : attribute.slug === 'created_at' ? 'r.created_at' : "(r.created_by->>'id')", ci: false };
+      return { sql: RECORD_ROW_SORT[attribute.slug] ?? "(r.created_by->>'id')", ci: false };
     }
     const spec = TYPE_PROPERTIES[attribute.type];
     const property = field ?? spec.default;

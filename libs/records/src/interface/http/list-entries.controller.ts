@@ -1,12 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '@workbase/schema';
 import { EntryService } from '../../application/entry.service';
 import { DeleteRecordUseCase } from '../../application/delete-record.use-case';
 import { EntryCreateRequest, EntryUpdateRequest } from './entry.requests';
+import { EntryBatchRequest } from './batch.requests';
+import { EntryBatchEnvelope, toBatchItems } from './batch.responses';
+import { WriteBatchUseCase } from '../../application/write-batch.use-case';
 import { EntryEnvelope, EntryListEnvelope, toEntryResponse } from './entry.responses';
 import { RecordQueryRequest } from './record.requests';
 
@@ -25,6 +28,7 @@ export class ListEntriesController {
     private readonly containers: ContainerResolver,
     private readonly entries: EntryService,
     private readonly deletes: DeleteRecordUseCase,
+    private readonly batches: WriteBatchUseCase,
   ) {}
 
   @Post()
@@ -40,6 +44,26 @@ export class ListEntriesController {
     const container = await this.containers.list(auth.workspaceId, list);
     const entry = await this.entries.create(writeScope(auth, container), { parentRecordId: body.data.parent_record_id, parentObject: body.data.parent_object }, body.data.entry_values ?? {});
     return { data: toEntryResponse(entry) };
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @ScopedOperation({
+    scopes: entryWrite,
+    summary: 'Write entries in a batch',
+    description:
+      'Up to 1,000 operations (`create`, `assert` by parent record, `update`, `delete`), applied in order in one transaction; each answered in its place as its single endpoint would answer it (`data`, or `error` with its status). ' +
+      'Not atomic (default): a refused operation changes nothing and the others apply. `atomic: true`: all apply or none (400 naming the first refused index). ' +
+      'Rate limit: one write per started 100 operations. An empty list or more than 1,000 operations: 400.',
+    params: [listParam],
+    ok: EntryBatchEnvelope,
+  })
+  @ApiBody({ type: EntryBatchRequest })
+  async batch(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() raw: unknown): Promise<EntryBatchEnvelope> {
+    const { container, parentObjectSlug } = await this.containers.listWithAttributes(auth.workspaceId, list);
+    const body = await validatedBody(EntryBatchRequest, raw);
+    const results = await this.batches.execute(writeScope(auth, container), 'entries', body.operations, { atomic: body.atomic ?? false });
+    return { data: toBatchItems(results, (view) => toEntryResponse({ view, parentObjectSlug })) };
   }
 
   @Put()

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
-import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AssertRecordUseCase } from '../../application/assert-record.use-case';
@@ -11,6 +11,9 @@ import { RecordQueries } from '../../application/record.queries';
 import { UpdateRecordUseCase } from '../../application/update-record.use-case';
 import { RecordQueryService } from '../../application/query/record-query.service';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
+import { RecordBatchRequest } from './batch.requests';
+import { RecordBatchEnvelope, toBatchItems } from './batch.responses';
+import { WriteBatchUseCase } from '../../application/write-batch.use-case';
 import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
@@ -32,6 +35,7 @@ export class ObjectRecordsController {
     private readonly updates: UpdateRecordUseCase,
     private readonly asserts: AssertRecordUseCase,
     private readonly deletes: DeleteRecordUseCase,
+    private readonly batches: WriteBatchUseCase,
   ) {}
 
   @Post('query')
@@ -47,6 +51,26 @@ export class ObjectRecordsController {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     const views = await this.queries.query(container, body, await this.records.workspaceSlug(container), attributes);
     return { data: views.map(toRecordResponse) };
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @ScopedOperation({
+    scopes: write,
+    summary: 'Write records in a batch',
+    description:
+      'Up to 1,000 operations (`create`, `assert`, `update`, `delete`), applied in order in one transaction; each answered in its place as its single endpoint would answer it (`data`, or `error` with its status: 400, 404 for an unknown or another workspace\'s record, 409). ' +
+      'Not atomic (default): a refused operation changes nothing and the others apply. `atomic: true`: all apply or none (400 naming the first refused index). Each applied operation records its usual events. ' +
+      'Rate limit: one write per started 100 operations. An empty list or more than 1,000 operations: 400.',
+    params: [objectParam],
+    ok: RecordBatchEnvelope,
+  })
+  @ApiBody({ type: RecordBatchRequest })
+  async batch(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() raw: unknown): Promise<RecordBatchEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    const body = await validatedBody(RecordBatchRequest, raw);
+    const results = await this.batches.execute(writeScope(auth, container), 'records', body.operations, { atomic: body.atomic ?? false, workspaceSlug: await this.records.workspaceSlug(container) });
+    return { data: toBatchItems(results, toRecordResponse) };
   }
 
   @Put()

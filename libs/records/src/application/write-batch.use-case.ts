@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, ValidationError } from '@workbase/shared/kernel';
+import { pgError, TransactionRunner } from '@workbase/shared/persistence';
+import { type Attribute, AttributeDirectory } from '@workbase/schema';
+import { type BatchOperation, type BatchTarget, parseBatchOperation } from '../domain/batch-operations';
+import { recordNotFound } from '../domain/record-errors';
+import type { WriteScope } from '../domain/write-scope';
+import { RecordRepository } from '../infrastructure/record.repository';
+import { AssertRecordUseCase } from './assert-record.use-case';
+import { CreateRecordUseCase } from './create-record.use-case';
+import { DeleteRecordUseCase } from './delete-record.use-case';
+import { EntryService } from './entry.service';
+import { RecordReader, type RecordView } from './record-reader';
+import { UpdateRecordUseCase } from './update-record.use-case';
+
+/** One operation's outcome, in request order: the record as it was left (null after a delete), or why it was refused. */
+export type BatchItemResult = { readonly index: number; readonly ok: true; readonly view: RecordView | null } | { readonly index: number; readonly ok: false; readonly error: unknown };
+
+/**
+ * Many writes of one container in one request (`POST …/records/batch`, `…/entries/batch`). Each
+ * operation is the single endpoint's use case, run in one transaction for the whole batch:
+ *
+ * - not atomic: each item runs inside a savepoint, so a refused item (400, 404, 409) is rolled
+ *   back alone and the others are committed; its error is answered in its place;
+ * - atomic: the first refused item rolls the whole batch back (400 naming its index).
+ *
+ * Every applied operation records its usual events. Items are applied in order, so two asserts
+ * of one key make one record (the second finds the first). The records are read once at the end
+ * (one statement for the page), as the batch left them; a record deleted later in the batch is
+ * answered as it was just before its deletion.
+ */
+@Injectable()
+export class WriteBatchUseCase {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly creates: CreateRecordUseCase,
+    private readonly asserts: AssertRecordUseCase,
+    private readonly updates: UpdateRecordUseCase,
+    private readonly deletes: DeleteRecordUseCase,
+    private readonly entries: EntryService,
+    private readonly reader: RecordReader,
+    private readonly store: RecordRepository,
+    private readonly attributes: AttributeDirectory,
+  ) {}
+
+  async execute(who: WriteScope, target: BatchTarget, operations: readonly unknown[], options: { atomic: boolean; workspaceSlug?: string }): Promise<BatchItemResult[]> {
+    return this.transactions.run(async () => {
+      const outcomes: Array<{ index: number; recordId: string | null } | { index: number; error: unknown }> = [];
+      const touched = new Set<string>();
+      const beforeDelete = new Map<string, RecordView>();
+      // Read once for the batch: nothing in it changes the container's attributes.
+      const attributes = await this.attributes.ofContainer(who.container.workspaceId, who.container.id, { includeArchived: true });
+      for (const [index, raw] of operations.entries()) {
+        try {
+          // A malformed operation is refused before it costs a savepoint.
+          const operation = parseBatchOperation(raw, index, target);
+          const apply = async () => {
+            if (operation.op === 'delete' && touched.has(operation.id)) {
+              const [view] = await this.readViews(who, [operation.id], options.workspaceSlug);
+              if (view) beforeDelete.set(operation.id, view);
+            }
+            return this.apply(who, target, operation, attributes);
+          };
+          const recordId = options.atomic ? await apply() : await this.transactions.savepoint(apply);
+          if (recordId) touched.add(recordId);
+          outcomes.push({ index, recordId });
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          if (options.atomic) throw atomicFailure(index, error);
+          outcomes.push({ index, error });
+        }
+      }
+      const views = new Map((await this.readViews(who, [...touched], options.workspaceSlug)).map((view) => [recordIdOf(view), view]));
+      return outcomes.map((outcome): BatchItemResult => {
+        if ('error' in outcome) return { index: outcome.index, ok: false, error: outcome.error };
+        if (outcome.recordId === null) return { index: outcome.index, ok: true, view: null };
+        const view = views.get(outcome.recordId) ?? beforeDelete.get(outcome.recordId) ?? null;
+        return { index: outcome.index, ok: true, view };
+      });
+    });
+  }
+
+  /** Applies one operation with the single endpoint's use case; answers the record written, or null for a delete. */
+  private async apply(who: WriteScope, target: BatchTarget, operation: BatchOperation, attributes: readonly Attribute[]): Promise<string | null> {
+    const { container } = who;
+    switch (operation.op) {
+      case 'create':
+        if (operation.parent) return this.entries.write(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values);
+        return (await this.creates.write(who, operation.values, { attributes })).record.id;
+      case 'assert':
+        if (target === 'entries' && operation.parent) {
+          return this.entries.assertWrite(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values);
+        }
+        return (await this.asserts.execute(who, operation.matchingAttribute!, operation.values, { attributes })).recordId;
+      case 'update':
+        if ((await this.updates.write(who, operation.id, operation.values, 'append', { attributes })) === null) throw recordNotFound(container, operation.id);
+        return operation.id;
+      case 'delete':
+        await this.deletes.execute(who, operation.id);
+        return null;
+    }
+  }
+
+  private async readViews(who: WriteScope, recordIds: readonly string[], workspaceSlug: string | undefined): Promise<RecordView[]> {
+    const rows = await this.store.findRecordsByIds(who.container.workspaceId, who.container.id, recordIds);
+    return this.reader.read(who.container, rows, workspaceSlug);
+  }
+}
+
+/** A refusal of one item (a domain error, or a value or race PostgreSQL refused), as opposed to a fault that fails the request. */
+function isRefusal(error: unknown): boolean {
+  if (error instanceof DomainError) return true;
+  const failure = pgError(error);
+  return failure !== null && (failure.isDataException || failure.isTransactionRollback);
+}
+
+function atomicFailure(index: number, error: unknown): ValidationError {
+  const reason = error instanceof Error ? error.message : 'refused';
+  return new ValidationError(`operations[${index}] failed, so no operation was applied (atomic): ${reason}`, { index });
+}
+
+function recordIdOf(view: RecordView): string {
+  return view.id.record_id ?? view.id.entry_id;
+}
