@@ -19,6 +19,7 @@ import { MetricsController } from './metrics.controller';
 import { Readiness } from './readiness';
 import { RecordValuesModule } from './record-values.module';
 import { RecordDeletionModule } from './record-deletion.module';
+import { RecordMergeModule } from './record-merge.module';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
 export interface AppModuleOptions {
@@ -44,6 +45,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordDeletionModule,
+        RecordMergeModule,
         RecordValuesModule,
         RecordsModule,
         ScimModule,

@@ -10,8 +10,9 @@ import { DeleteRecordUseCase } from '../../application/delete-record.use-case';
 import { RecordQueries } from '../../application/record.queries';
 import { UpdateRecordUseCase } from '../../application/update-record.use-case';
 import { RecordQueryService } from '../../application/query/record-query.service';
-import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
-import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
+import { MergeRecordsUseCase } from '../../application/merge-records.use-case';
+import { AssertQuery, MergeRecordsRequest, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
+import { MergedRecordEnvelope, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
@@ -32,6 +33,7 @@ export class ObjectRecordsController {
     private readonly updates: UpdateRecordUseCase,
     private readonly asserts: AssertRecordUseCase,
     private readonly deletes: DeleteRecordUseCase,
+    private readonly merges: MergeRecordsUseCase,
   ) {}
 
   @Post('query')
@@ -78,6 +80,27 @@ export class ObjectRecordsController {
   async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     return { data: toRecordResponse(await this.creates.execute(writeScope(auth, container), body.data.values, { attributes })) };
+  }
+
+  @Post('merge')
+  @HttpCode(200)
+  @ScopedOperation({
+    scopes: write,
+    summary: 'Merge two records (beta)',
+    description:
+      'Makes a **new** record of the two and removes both originals (afterwards each is a 404, also as a merge input: a repeated merge is a 404). ' +
+      "The primary's value wins where both have one; multi-valued attributes hold both records' values (the primary's first, each once); unique values move to the new record. " +
+      'List entries, notes, comment threads, tasks, meetings (and their call recordings) and other records\' references to either original are re-pointed to the new record, keeping their ids. ' +
+      'Records two `record.merged` events, one per original (`duplicate_record_id`). One transaction, always 200 (never 202). ' +
+      'Errors: 400 `self_merge` when both ids are the same; 404 when either record is not one of this object\'s.',
+    params: [objectParam],
+    ok: MergedRecordEnvelope,
+    conflict: '`concurrent_write_conflict`: a concurrent write deadlocked with the merge; retry',
+  })
+  async merge(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: MergeRecordsRequest): Promise<MergedRecordEnvelope> {
+    const container = await this.containers.object(auth.workspaceId, object);
+    const { newRecordId } = await this.merges.execute(writeScope(auth, container), body.data.primary_record_id, body.data.secondary_record_id);
+    return { data: { new_record_id: newRecordId } };
   }
 
   @Get(':record_id')

@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { CommentsModule, MergeRecordCommentsListener } from '@workbase/comments';
+import { MeetingsModule, MergeRecordMeetingsListener } from '@workbase/meetings';
+import { MergeRecordNotesListener, NotesModule } from '@workbase/notes';
+import { RECORD_MERGE_LISTENERS, type RecordMergeListener } from '@workbase/records';
+import { MergeRecordTasksListener, TasksModule } from '@workbase/tasks';
+import { providerList } from './provider-list';
+
+/**
+ * What other contexts do when the record engine merges two records: notes, comment threads, tasks'
+ * and meetings' links move to the new record, in the order listed, inside the merging transaction.
+ * A context that hangs data on records (files) adds its listener here.
+ */
+@Global()
+@Module({
+  imports: [NotesModule, CommentsModule, TasksModule, MeetingsModule],
+  providers: [
+    providerList<RecordMergeListener>(RECORD_MERGE_LISTENERS, [MergeRecordNotesListener, MergeRecordCommentsListener, MergeRecordTasksListener, MergeRecordMeetingsListener]),
+  ],
+  exports: [RECORD_MERGE_LISTENERS],
+})
+export class RecordMergeModule {}
