@@ -1,4 +1,4 @@
-import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
+import { type ArgumentMetadata, type Type, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
 import { ValidateBy } from 'class-validator';
 import { MAX_NESTING_DEPTH, nestsDeeperThan, ValidationError } from '@workbase/shared/kernel';
 
@@ -65,3 +65,13 @@ export const NamesAFieldToChange = () =>
       defaultMessage: () => '$property must be an object naming at least one field to change',
     },
   });
+
+/**
+ * Validates a body as the global pipe would, for a handler that first resolves the ids of its
+ * path (so that another workspace's id is a 404 whatever the body): the handler takes the body
+ * untyped (`@Body() body: unknown`, which the global pipe leaves alone, documented with `@ApiBody`)
+ * and calls this once the ids are known.
+ */
+export async function validatedBody<T extends object>(type: Type<T>, body: unknown): Promise<T> {
+  return (await createValidationPipe().transform(body ?? {}, { type: 'body', metatype: type })) as T;
+}

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
-import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AssertRecordUseCase } from '../../application/assert-record.use-case';
@@ -97,8 +97,11 @@ export class ObjectRecordsController {
     ok: MergedRecordEnvelope,
     conflict: '`concurrent_write_conflict`: a concurrent write deadlocked with the merge; retry',
   })
-  async merge(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: MergeRecordsRequest): Promise<MergedRecordEnvelope> {
+  @ApiBody({ type: MergeRecordsRequest })
+  async merge(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() raw: unknown): Promise<MergedRecordEnvelope> {
+    // The object is resolved before the body is checked: another workspace's object is a 404 whatever the body.
     const container = await this.containers.object(auth.workspaceId, object);
+    const body = await validatedBody(MergeRecordsRequest, raw);
     const { newRecordId } = await this.merges.execute(writeScope(auth, container), body.data.primary_record_id, body.data.secondary_record_id);
     return { data: { new_record_id: newRecordId } };
   }
