@@ -11,7 +11,7 @@ import { RecordQueries } from '../../application/record.queries';
 import { UpdateRecordUseCase } from '../../application/update-record.use-case';
 import { RecordQueryService } from '../../application/query/record-query.service';
 import { MergeRecordsUseCase } from '../../application/merge-records.use-case';
-import { AssertQuery, MergeRecordsRequest, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
+import { AssertQuery, MergeRecordsRequest, ViewableQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
 import { MergedRecordEnvelope, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
@@ -41,13 +41,13 @@ export class ObjectRecordsController {
   @ScopedOperation({
     scopes: read,
     summary: 'List records',
-    description: 'Filters and sorts compile to SQL on indexes. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
+    description: 'Filters and sorts compile to SQL on indexes; `filter_view_id` applies a saved view\'s filter. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
     params: [objectParam],
     ok: RecordListEnvelope,
   })
-  async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordQueryRequest): Promise<RecordListEnvelope> {
+  async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: ViewableQueryRequest): Promise<RecordListEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
-    const views = await this.queries.query(container, body, await this.records.workspaceSlug(container), attributes);
+    const views = await this.queries.query(container, { ...body, filterViewId: body.filter_view_id }, await this.records.workspaceSlug(container), attributes);
     return { data: views.map(toRecordResponse) };
   }
 

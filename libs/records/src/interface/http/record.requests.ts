@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
-import { BodyData, Uuid, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
+import { BodyData, OptionalUuid, Uuid, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 
 export class RecordValuesData {
   @ApiProperty({
@@ -55,6 +55,12 @@ export class RecordQueryRequest {
 
   @OffsetBodyField()
   offset?: number;
+}
+
+/** The body of object record and list entry queries: a record query, or a saved view's filter. */
+export class ViewableQueryRequest extends RecordQueryRequest {
+  @OptionalUuid("A view of this object or list (`GET …/views`): its filter is applied (not its sorts); not together with `filter`, 400. An unknown view: 400 `value_not_found`.")
+  filter_view_id?: string;
 }
 
 export class AssertQuery {
