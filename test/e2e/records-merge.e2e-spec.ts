@@ -138,6 +138,30 @@ describe('record merge (e2e)', () => {
     expect((await values('people', newId)).associated_deals.map((v: { target_record_id: string }) => v.target_record_id)).toEqual([deal]);
   });
 
+  it('is one transaction: a merge failing in its last steps (a listener) leaves both originals, their values, links and claims as they were', async () => {
+    const primary = await createRecord('people', { name: 'Atom, Ic', email_addresses: ['atomic@acme.test'] });
+    const secondary = await createRecord('people', { name: 'Atom, Ik', email_addresses: ['atomik@acme.test'] });
+    const deal = await createRecord('deals', { name: 'Linked', stage: 'Lead', associated_people: [{ target_object: 'people', target_record_id: secondary }] });
+    await post('/v2/notes', { data: { parent_object: 'people', parent_record_id: secondary, title: 'Kept', format: 'plaintext', content: 'x' } }).expect(200);
+    // A real failure inside the merge's transaction: moving the notes (a listener, after the new
+    // record, its claims and the re-pointed references were written) raises, as a deadlock would
+    // (answered 409 concurrent_write_conflict, the documented outcome of a deadlocked merge).
+    await sql(`CREATE FUNCTION merge_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test' USING ERRCODE = '40P01'; END $$`);
+    await sql(`CREATE TRIGGER merge_test_refuse BEFORE UPDATE ON notes FOR EACH ROW EXECUTE FUNCTION merge_test_refuse()`);
+    const before = await footprint();
+    try {
+      expect((await merge(primary, secondary).expect(409)).body.code).toBe('concurrent_write_conflict');
+    } finally {
+      await sql(`DROP TRIGGER merge_test_refuse ON notes`);
+      await sql(`DROP FUNCTION merge_test_refuse()`);
+    }
+    expect(await footprint()).toEqual(before);
+    expect((await values('people', secondary)).email_addresses[0].email_address).toBe('atomik@acme.test');
+    expect((await values('deals', deal)).associated_people.map((v: { target_record_id: string }) => v.target_record_id)).toEqual([secondary]);
+    // And the same merge then succeeds.
+    await merge(primary, secondary).expect(200);
+  });
+
   it('refuses a self merge with 400 self_merge and changes nothing', async () => {
     const ada = await createRecord('people', { name: 'Self, Same' });
     const before = await footprint();
