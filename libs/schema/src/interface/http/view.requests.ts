@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { BodyChanges, BodyData, CursorQueryParam, LimitQueryParam, NonEmptyText, toBoolean } from '@workbase/shared/http';
@@ -82,40 +82,8 @@ export class ViewCreateRequest {
   @BodyData(ViewCreateData) data!: ViewCreateData;
 }
 
-export class ViewUpdateData {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(256)
-  title?: string;
-
-  @ApiPropertyOptional({ enum: VIEW_TYPES })
-  @IsOptional()
-  @IsIn(VIEW_TYPES)
-  type?: ViewType;
-
-  @ApiPropertyOptional(filterDoc)
-  @IsOptional()
-  @IsObject()
-  filter?: Record<string, unknown> | null;
-
-  @ApiPropertyOptional({ type: [ViewSortInput] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => ViewSortInput)
-  sorts?: ViewSortInput[];
-
-  @ApiPropertyOptional({ type: [ViewAttributeInput] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => ViewAttributeInput)
-  attributes?: ViewAttributeInput[];
-
+/** Any field of a create (each optional, validated the same way), and `is_archived`. */
+export class ViewUpdateData extends PartialType(ViewCreateData) {
   @ApiPropertyOptional({ type: Boolean, description: 'true archives the view (listed only with `show_archived=true`); false restores it' })
   @IsOptional()
   @IsBoolean()
