@@ -112,6 +112,16 @@ describe('views (e2e)', () => {
     expect((await post('/v2/objects/people/records/query', { filter_view_id: 'x' }).expect(400)).body.message).toContain('filter_view_id');
   });
 
+  it('documents the alpha routes as alpha (x-alpha and the summary), and the reference list routes without the mark', async () => {
+    const { paths } = (await t.http().get('/openapi.json').expect(200)).body;
+    for (const base of ['/v2/objects/{object}/views', '/v2/lists/{list}/views']) {
+      expect(paths[base].get['x-alpha']).toBeUndefined();
+      for (const operation of [paths[base].post, paths[`${base}/{view_id}`].get, paths[`${base}/{view_id}`].patch]) {
+        expect(operation).toMatchObject({ 'x-alpha': true, summary: expect.stringContaining('(alpha)') });
+      }
+    }
+  });
+
   it("answers 404 for another workspace's views and containers, unknown ids; 403 without the scope", async () => {
     const mine = (await createView('/v2/objects/people', view('Mine')).expect(200)).body.data.id.view_id;
     const { get: getAs, patch: patchAs, post: postAs } = bearerRequests(() => t, () => other.token);
