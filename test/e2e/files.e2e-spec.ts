@@ -465,6 +465,25 @@ describe('files', () => {
     });
   });
 
+  describe('record merge', () => {
+    it("moves both originals' files and folders, with their ids and bytes, to the merged record", async () => {
+      const primary = await createRecord('people', { email_addresses: ['merge-a@files.example'] });
+      const secondary = await createRecord('people', { email_addresses: ['merge-b@files.example'] });
+      const bytes = randomBytes(4096);
+      const uploaded = (await upload(bytes, { name: 'contract.pdf', type: 'application/pdf', recordId: primary }).expect(201)).body.data;
+      const kept = await folder('Kept', undefined, secondary);
+      const merged = await post('/v2/objects/people/records/merge', { data: { primary_record_id: primary, secondary_record_id: secondary } }).expect(200);
+      const newRecordId = merged.body.data.new_record_id as string;
+
+      const listed = (await get(`/v2/files?object=people&record_id=${newRecordId}`).expect(200)).body.data as Array<{ id: { file_id: string }; record_id: string }>;
+      expect(listed.map((entry) => entry.id.file_id).sort()).toEqual([uploaded.id.file_id, kept.id.file_id].sort());
+      expect(listed.every((entry) => entry.record_id === newRecordId)).toBe(true);
+      expect(Buffer.compare((await download(uploaded.id.file_id)).res.body, bytes)).toBe(0);
+      // The originals are gone, and nothing is listed under them any more.
+      await get(`/v2/files?object=people&record_id=${primary}`).expect(404);
+    });
+  });
+
   describe('tenancy and scopes', () => {
     it('answers 404 for another workspace\'s files and records', async () => {
       const theirs = (await upload(Buffer.from('theirs'), { recordId: otherPersonId, token: other.token }).expect(201)).body.data.id.file_id;

@@ -21,6 +21,7 @@ import { MetricsController } from './metrics.controller';
 import { Readiness } from './readiness';
 import { RecordValuesModule } from './record-values.module';
 import { RecordDeletionModule } from './record-deletion.module';
+import { RecordMergeModule } from './record-merge.module';
 import { WorkspaceSetupModule } from './workspace-setup.module';
 
 export interface AppModuleOptions {
@@ -46,6 +47,7 @@ export class AppModule {
         AccessModule,
         WorkspaceSetupModule,
         RecordDeletionModule,
+        RecordMergeModule,
         RecordValuesModule,
         RecordsModule,
         ScimModule,

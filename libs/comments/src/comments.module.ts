@@ -1,3 +1,4 @@
+import { MergeRecordCommentsListener } from './application/merge-record-comments.listener';
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
 import { CommentCommands } from './application/comment.commands';
@@ -10,7 +11,7 @@ import { CommentsController, ThreadsController } from './interface/http/comments
 @Module({
   imports: [RecordsModule],
   controllers: [CommentsController, ThreadsController],
-  providers: [CommentRepository, CommentCommands, CommentQueries, DeleteRecordCommentsListener],
-  exports: [DeleteRecordCommentsListener],
+  providers: [CommentRepository, CommentCommands, CommentQueries, DeleteRecordCommentsListener, MergeRecordCommentsListener],
+  exports: [DeleteRecordCommentsListener, MergeRecordCommentsListener],
 })
 export class CommentsModule {}

@@ -11,6 +11,7 @@ import { FileHousekeeping } from './application/file-housekeeping';
 import { FileQueries } from './application/file.queries';
 import { RecordPlaces } from './application/record-places';
 import { UploadFileUseCase } from './application/upload-file.use-case';
+import { MergeRecordFilesListener } from './application/merge-record-files.listener';
 import { FileRepository } from './infrastructure/file.repository';
 import { PostgresFileContents } from './infrastructure/postgres-file-contents';
 import { S3FileContents } from './infrastructure/s3-file-contents';
@@ -29,6 +30,7 @@ import { FilesController } from './interface/http/files.controller';
     FileHousekeeping,
     FileDirectory,
     DeleteRecordFilesListener,
+    MergeRecordFilesListener,
     {
       provide: FILE_CONTENTS,
       inject: [APP_CONFIG, TransactionRunner],
@@ -37,6 +39,6 @@ import { FilesController } from './interface/http/files.controller';
     },
     { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
   ],
-  exports: [DeleteRecordFilesListener, FileDirectory],
+  exports: [DeleteRecordFilesListener, MergeRecordFilesListener, FileDirectory],
 })
 export class FilesModule {}

@@ -1,3 +1,4 @@
+import { MergeRecordMeetingsListener } from './application/merge-record-meetings.listener';
 import { Module } from '@nestjs/common';
 import { SchemaModule } from '@workbase/schema';
 import { RecordsModule } from '@workbase/records';
@@ -25,7 +26,8 @@ import { MeetingsController } from './interface/http/meetings.controller';
     CallRecordingRepository,
     CallRecordings,
     { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
+    MergeRecordMeetingsListener,
   ],
-  exports: [MeetingDirectory],
+  exports: [MeetingDirectory, MergeRecordMeetingsListener],
 })
 export class MeetingsModule {}

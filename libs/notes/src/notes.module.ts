@@ -1,3 +1,4 @@
+import { MergeRecordNotesListener } from './application/merge-record-notes.listener';
 import { Module } from '@nestjs/common';
 import { MeetingsModule } from '@workbase/meetings';
 import { RecordsModule } from '@workbase/records';
@@ -13,7 +14,7 @@ import { NotesController } from './interface/http/notes.controller';
 @Module({
   imports: [RecordsModule, MeetingsModule],
   controllers: [NotesController],
-  providers: [NoteRepository, NoteQueries, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, DeleteRecordNotesListener],
-  exports: [DeleteRecordNotesListener],
+  providers: [NoteRepository, NoteQueries, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, DeleteRecordNotesListener, MergeRecordNotesListener],
+  exports: [DeleteRecordNotesListener, MergeRecordNotesListener],
 })
 export class NotesModule {}

@@ -1,3 +1,4 @@
+import { MergeRecordsUseCase } from './application/merge-records.use-case';
 import { Module } from '@nestjs/common';
 import { LIST_CONTROLLERS, OBJECT_CONTROLLERS, SchemaModule } from '@workbase/schema';
 import { RecordValuesAdapter } from './application/record-values.adapter';
@@ -36,6 +37,7 @@ const engine = [
   AssertRecordUseCase,
   DeleteRecordUseCase,
   WriteBatchUseCase,
+  MergeRecordsUseCase,
 ];
 
 /**

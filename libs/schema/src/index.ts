@@ -9,6 +9,8 @@ export { AttributeDirectory } from './application/attribute.directory';
 export { ContainerResolver } from './application/container-resolver';
 export { ObjectDirectory } from './application/object.directory';
 export { StandardObjectsInitializer } from './application/standard-objects.initializer';
+export { ViewCatalog } from './application/view.catalog';
+export { ViewDirectory } from './application/view.directory';
 export { RECORD_VALUES, type RecordValues } from './application/record-values.port';
 // Definitions.
 export { type Attribute, type NewAttribute, isRecordSystemAttribute } from './domain/attribute';

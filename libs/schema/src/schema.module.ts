@@ -1,3 +1,8 @@
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { CursorCodec } from '@workbase/shared/http';
+import { ViewCatalog } from './application/view.catalog';
+import { ViewDirectory } from './application/view.directory';
+import { ViewRepository } from './infrastructure/view.repository';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttributeCatalog } from './application/attribute.catalog';
@@ -15,7 +20,7 @@ import { OptionRepository } from './infrastructure/option.repository';
 import { ATTRIBUTES_ORM_ENTITIES } from './infrastructure/orm-entities';
 import { AttributePresenter } from './interface/http/attribute-presenter';
 
-const facades = [AttributeCatalog, AttributeDirectory, AttributePresenter, ObjectCatalog, ObjectDirectory, ListCatalog, ContainerResolver, StandardObjectsInitializer];
+const facades = [ViewCatalog, ViewDirectory, AttributeCatalog, AttributeDirectory, AttributePresenter, ObjectCatalog, ObjectDirectory, ListCatalog, ContainerResolver, StandardObjectsInitializer];
 
 /**
  * The schema: objects and lists (the containers of records), and the attributes of every
@@ -26,7 +31,9 @@ const facades = [AttributeCatalog, AttributeDirectory, AttributePresenter, Objec
  */
 @Module({
   imports: [TypeOrmModule.forFeature([...ATTRIBUTES_ORM_ENTITIES, ...CONTAINERS_ORM_ENTITIES])],
-  providers: [AttributeRepository, OptionRepository, ObjectRepository, ListRepository, ...facades],
-  exports: facades,
+  providers: [
+    { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
+    ViewRepository, AttributeRepository, OptionRepository, ObjectRepository, ListRepository, ...facades],
+  exports: [...facades, CursorCodec],
 })
 export class SchemaModule {}

@@ -1,3 +1,4 @@
+import { MergeRecordTasksListener } from './application/merge-record-tasks.listener';
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
 import { TaskCommands } from './application/task.commands';
@@ -10,6 +11,7 @@ import { TasksController } from './interface/http/tasks.controller';
 @Module({
   imports: [RecordsModule],
   controllers: [TasksController],
-  providers: [TaskRepository, TaskReferences, TaskCommands, TaskQueries],
+  providers: [TaskRepository, TaskReferences, TaskCommands, TaskQueries, MergeRecordTasksListener],
+  exports: [MergeRecordTasksListener],
 })
 export class TasksModule {}

@@ -86,6 +86,11 @@ export class CommentRepository {
     return comments;
   }
 
+  /** Moves the threads on any of `from` (on the record, or on one of its entries) to the record `into`. */
+  async moveThreadsToRecord(workspaceId: string, from: readonly string[], into: string): Promise<void> {
+    await this.transactions.query(`UPDATE comment_threads SET record_id = $3 WHERE workspace_id = $1 AND record_id = ANY ($2::uuid[])`, [workspaceId, from, into]);
+  }
+
   /** Deletes every thread on these records or entries; their comments, oldest first. */
   async deleteThreadsOf(workspaceId: string, recordOrEntryIds: readonly string[]): Promise<Comment[]> {
     if (recordOrEntryIds.length === 0) return [];

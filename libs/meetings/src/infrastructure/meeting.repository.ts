@@ -108,6 +108,20 @@ export class MeetingRepository {
     }
   }
 
+  /**
+   * Links the meetings linked to any of `from` to the record `into` instead (once per meeting, at
+   * the first of their positions), and participants who were one of `from` become `into`.
+   */
+  async relinkRecords(workspaceId: string, from: readonly string[], into: string): Promise<void> {
+    await this.transactions.query(
+      `WITH moved AS (DELETE FROM meeting_linked_records WHERE workspace_id = $1 AND record_id = ANY ($2::uuid[]) RETURNING meeting_id, position, object_id)
+       INSERT INTO meeting_linked_records (workspace_id, meeting_id, position, object_id, record_id)
+       SELECT DISTINCT ON (meeting_id) $1::uuid, meeting_id, position, object_id, $3::uuid FROM moved ORDER BY meeting_id, position`,
+      [workspaceId, from, into],
+    );
+    await this.transactions.query(`UPDATE meeting_participants SET person_record_id = $3 WHERE workspace_id = $1 AND person_record_id = ANY ($2::uuid[])`, [workspaceId, from, into]);
+  }
+
   async exists(workspaceId: string, meetingId: string): Promise<boolean> {
     const rows = await this.transactions.query<unknown>(`SELECT 1 FROM meetings WHERE workspace_id = $1 AND id = $2`, [workspaceId, meetingId]);
     return rows.length > 0;

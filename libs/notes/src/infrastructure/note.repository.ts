@@ -86,6 +86,11 @@ export class NoteRepository {
     return rows[0] ? { parentObjectId: rows[0].parent_object_id, parentRecordId: rows[0].parent_record_id } : null;
   }
 
+  /** Moves the notes of any of `from` to the record `into` (records merged into a new one); their ids and content stay. */
+  async moveToRecord(workspaceId: string, from: readonly string[], into: string): Promise<void> {
+    await this.transactions.query(`UPDATE notes SET parent_record_id = $3 WHERE workspace_id = $1 AND parent_record_id = ANY ($2::uuid[])`, [workspaceId, from, into]);
+  }
+
   /** Deletes every note on the records; the deleted notes' ids and parents, in (created_at, id) order. */
   async deleteByParentRecords(workspaceId: string, recordIds: readonly string[]): Promise<Array<{ id: string; parentObjectId: string; parentRecordId: string }>> {
     if (recordIds.length === 0) return [];

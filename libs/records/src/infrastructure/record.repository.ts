@@ -465,6 +465,87 @@ export class RecordRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Drops every unique claim the records hold (records being merged away give theirs up). */
+  async releaseUniqueClaimsOf(workspaceId: string, recordIds: readonly string[]): Promise<void> {
+    await this.transactions.query(`DELETE FROM unique_values WHERE workspace_id = $1 AND record_id = ANY ($2::uuid[])`, [workspaceId, recordIds]);
+  }
+
+  /** The other records whose current record-reference values name one of these records. */
+  async referrersOf(workspaceId: string, recordIds: readonly string[]): Promise<string[]> {
+    const rows = await this.transactions.query<{ record_id: string }>(
+      `SELECT DISTINCT record_id FROM record_values
+        WHERE workspace_id = $1 AND value_ref = ANY ($2::uuid[]) AND active_until IS NULL AND record_id <> ALL ($2::uuid[])
+          AND attribute_id IN (SELECT id FROM attributes WHERE workspace_id = $1 AND type = 'record-reference')
+        ORDER BY record_id`,
+      [workspaceId, recordIds],
+    );
+    return rows.map((row) => row.record_id);
+  }
+
+  /**
+   * Rewrites other records' current references to any of `from` as references to `into`: each
+   * such value is closed (its history stays) and one value naming `into` is opened per record and
+   * attribute, so a record that named both originals names the new record once. Answers the
+   * records changed.
+   */
+  async repointReferences(workspaceId: string, from: readonly string[], into: string, actor: Actor): Promise<string[]> {
+    const rows = await this.transactions.query<{ record_id: string }>(
+      `WITH closed AS (
+         UPDATE record_values SET active_until = now()
+          WHERE workspace_id = $1 AND value_ref = ANY ($2::uuid[]) AND active_until IS NULL AND record_id <> ALL ($2::uuid[])
+            AND attribute_id IN (SELECT id FROM attributes WHERE workspace_id = $1 AND type = 'record-reference')
+          RETURNING record_id, attribute_id, value_ref_type),
+       opened AS (
+         INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
+         SELECT DISTINCT ON (record_id, attribute_id) $1::uuid, record_id, attribute_id, now(), $4::jsonb, $3::uuid, value_ref_type FROM closed
+          ORDER BY record_id, attribute_id
+         RETURNING record_id)
+       SELECT DISTINCT record_id FROM opened ORDER BY record_id`,
+      [workspaceId, from, into, JSON.stringify(actor)],
+    );
+    return rows.map((row) => row.record_id);
+  }
+
+  /**
+   * Closes current values of `attributeId` naming `recordId` held by records not in `keep`: the
+   * reverse side of a relationship follows the forward side a merge chose.
+   */
+  async closeReferencesExcept(workspaceId: string, attributeId: string, recordId: string, keep: readonly string[]): Promise<string[]> {
+    const rows = await this.transactions.query<{ record_id: string }>(
+      `WITH closed AS (
+         UPDATE record_values SET active_until = now()
+          WHERE workspace_id = $1 AND attribute_id = $2 AND value_ref = $3 AND active_until IS NULL AND record_id <> ALL ($4::uuid[])
+          RETURNING record_id)
+       SELECT DISTINCT record_id FROM closed`,
+      [workspaceId, attributeId, recordId, keep],
+    );
+    return rows.map((row) => row.record_id);
+  }
+
+  /** Moves the list entries of any of `from` to the parent `into`, keeping their ids and values. */
+  async moveEntries(workspaceId: string, from: readonly string[], into: string): Promise<void> {
+    await this.transactions.query(`UPDATE records SET parent_record_id = $3, version = version + 1 WHERE workspace_id = $1 AND parent_record_id = ANY ($2::uuid[])`, [
+      workspaceId,
+      from,
+      into,
+    ]);
+  }
+
+  /** Bumps the version of each record (changed by another record's write). */
+  async bumpVersions(workspaceId: string, recordIds: readonly string[]): Promise<void> {
+    if (recordIds.length === 0) return;
+    await this.transactions.query(`UPDATE records SET version = version + 1 WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [workspaceId, recordIds]);
+  }
+
+  /** Deletes records of a container; their values and unique claims cascade. Answers how many went. */
+  async deleteRecords(workspaceId: string, containerId: string, recordIds: readonly string[]): Promise<number> {
+    const rows = await this.transactions.query<{ id: string }>(
+      `WITH deleted AS (DELETE FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) AND container_id = $3 RETURNING id) SELECT id FROM deleted`,
+      [workspaceId, recordIds, containerId],
+    );
+    return rows.length;
+  }
+
   async findByUniqueKeys(workspaceId: string, attributeId: string, keys: readonly string[]): Promise<Array<{ key: string; recordId: string }>> {
     if (keys.length === 0) return [];
     const rows = await this.transactions.query<{ value_key: string; record_id: string }>(

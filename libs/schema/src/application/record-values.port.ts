@@ -1,5 +1,6 @@
 import type { Attribute } from '../domain/attribute';
 import type { WriteLookups } from '../domain/codecs';
+import type { Container } from '../domain/container';
 
 /**
  * What the schema needs of the values records hold, without depending on the record engine
@@ -14,6 +15,8 @@ export interface RecordValues {
   claimUniqueValues(attribute: Attribute): Promise<'claimed' | 'duplicates'>;
   /** Drops the claims of an attribute that is no longer unique. */
   releaseUniqueValues(attribute: Attribute): Promise<void>;
+  /** Checks a saved view's filter and sorts as a record query of the container would (400 `filter_error` naming what is wrong). */
+  checkQuery(container: Container, query: { readonly filter?: unknown; readonly sorts?: unknown }): Promise<void>;
 }
 
 export const RECORD_VALUES = Symbol('RECORD_VALUES');

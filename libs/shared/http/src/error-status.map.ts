@@ -19,6 +19,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
   // The request is fine but its answer would be too large: the client asks for less (400, as a filter_error is).
   result_too_large: HttpStatus.BAD_REQUEST,
+  self_merge: HttpStatus.BAD_REQUEST,
   rate_limit_exceeded: HttpStatus.TOO_MANY_REQUESTS,
   precondition_failed: HttpStatus.PRECONDITION_FAILED,
   method_not_allowed: HttpStatus.METHOD_NOT_ALLOWED,

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'forbidden',
   'payload_too_large',
   'result_too_large',
+  'self_merge',
   'rate_limit_exceeded',
   'precondition_failed',
   'method_not_allowed',

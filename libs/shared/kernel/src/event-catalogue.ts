@@ -28,6 +28,8 @@ export interface CommentEventFields {
   readonly list_id?: string;
   readonly entry_id?: string;
 }
+/** Top-level fields of `record.merged`: one of the two originals the new record (`id.record_id`) replaced. */
+export interface RecordMergedFields { readonly duplicate_record_id: string; readonly duplicate_object_id: string }
 /** Top-level field of every activity event: the activity's slug when the event happened. */
 export interface ActivityEventFields { readonly api_slug: string }
 
@@ -54,7 +56,8 @@ export interface EventShapes {
   'note.updated': { id: { readonly note_id: string }; fields: NoteEventFields };
   'note.deleted': { id: { readonly note_id: string }; fields: NoteEventFields };
   'record.created': { id: ObjectRecordId; fields: undefined };
-  'record.merged': { id: ObjectRecordId; fields: undefined };
+  // Two per merge, one per original; `id.record_id` is the new record's (reference, 2026-07).
+  'record.merged': { id: ObjectRecordId; fields: RecordMergedFields };
   'record.updated': { id: ObjectRecordId & { readonly attribute_id: string }; fields: undefined };
   'record.deleted': { id: ObjectRecordId; fields: undefined };
   'task.created': { id: { readonly task_id: string }; fields: undefined };
@@ -118,7 +121,7 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: CheckedDefinition<T> 
   'note.updated': { idKeys: ['note_id'], payloadFields: NOTE_FIELDS },
   'note.deleted': { idKeys: ['note_id'], payloadFields: NOTE_FIELDS },
   'record.created': { idKeys: ['object_id', 'record_id'], payloadFields: [] },
-  'record.merged': { idKeys: ['object_id', 'record_id'], payloadFields: [] },
+  'record.merged': { idKeys: ['object_id', 'record_id'], payloadFields: ['duplicate_record_id', 'duplicate_object_id'] },
   'record.updated': { idKeys: ['object_id', 'record_id', 'attribute_id'], payloadFields: [] },
   'record.deleted': { idKeys: ['object_id', 'record_id'], payloadFields: [] },
   'task.created': { idKeys: ['task_id'], payloadFields: [] },

@@ -107,6 +107,19 @@ export class TaskRepository {
     );
   }
 
+  /**
+   * Links the tasks linked to any of `from` to the record `into` instead, at the first of their
+   * positions: a task linked to both originals is linked to the new record once.
+   */
+  async relinkRecords(workspaceId: string, from: readonly string[], into: string): Promise<void> {
+    await this.transactions.query(
+      `WITH moved AS (DELETE FROM task_linked_records WHERE workspace_id = $1 AND record_id = ANY ($2::uuid[]) RETURNING task_id, position, object_id)
+       INSERT INTO task_linked_records (workspace_id, task_id, position, object_id, record_id)
+       SELECT DISTINCT ON (task_id) $1::uuid, task_id, position, object_id, $3::uuid FROM moved ORDER BY task_id, position`,
+      [workspaceId, from, into],
+    );
+  }
+
   async replaceAssignees(workspaceId: string, taskId: string, memberIds: readonly string[]): Promise<void> {
     await this.transactions.query(`DELETE FROM task_assignees WHERE workspace_id = $1 AND task_id = $2`, [workspaceId, taskId]);
     if (memberIds.length === 0) return;

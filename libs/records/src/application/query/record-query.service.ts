@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type Attribute, isPlainObject, AttributeDirectory, type Container, ObjectDirectory } from '@workbase/schema';
+import { ValidationError } from '@workbase/shared/kernel';
+import { type Attribute, isPlainObject, AttributeDirectory, type Container, ObjectDirectory, ViewDirectory } from '@workbase/schema';
 import { type QueryBranch, RecordRepository } from '../../infrastructure/record.repository';
 import { RecordReader, type RecordView } from '../record-reader';
 import { type AttributeScope, type CompileContext, FilterCompiler } from './filter-compiler';
@@ -12,6 +13,8 @@ export interface RecordQuery {
   readonly sorts?: unknown;
   readonly limit?: number;
   readonly offset?: number;
+  /** A saved view of the container whose filter the query applies (not its sorts); not with `filter`. */
+  readonly filterViewId?: string;
 }
 
 export const DEFAULT_QUERY_LIMIT = 500;
@@ -33,16 +36,26 @@ export class RecordQueryService {
     private readonly objects: ObjectDirectory,
     private readonly store: RecordRepository,
     private readonly reader: RecordReader,
+    private readonly views: ViewDirectory,
   ) {}
 
   /** `attributes`: the container's (archived included), when the caller read them with the container. */
   async query(container: Container, query: RecordQuery, workspaceSlug?: string, attributes?: readonly Attribute[]): Promise<RecordView[]> {
-    const compiled = await this.compile(container, query, attributes);
+    const compiled = await this.compile(container, await this.withViewFilter(container, query), attributes);
     const rows = await this.store.selectPages(container.workspaceId, container.id, compiled.branches, {
       limit: query.limit ?? DEFAULT_QUERY_LIMIT,
       offset: query.offset ?? 0,
     });
     return this.reader.read(container, rows, workspaceSlug, attributes);
+  }
+
+  /** The query with its view's filter in place of `filterViewId` (the reference applies the filter only: sorts, limit and offset stay the request's). */
+  private async withViewFilter(container: Container, query: RecordQuery): Promise<RecordQuery> {
+    if (query.filterViewId === undefined) return query;
+    if (query.filter !== undefined && query.filter !== null) {
+      throw new ValidationError('filter_view_id: give either filter or filter_view_id, not both.', { field: 'filter_view_id' });
+    }
+    return { ...query, filter: (await this.views.filterFor(container, query.filterViewId)) ?? undefined };
   }
 
   /** The branches of a query with their parameters (exposed for EXPLAIN in benchmarks). */

@@ -11,7 +11,7 @@ import { EntryBatchRequest } from './batch.requests';
 import { EntryBatchEnvelope, toBatchItems } from './batch.responses';
 import { WriteBatchUseCase } from '../../application/write-batch.use-case';
 import { EntryEnvelope, EntryListEnvelope, toEntryResponse } from './entry.responses';
-import { RecordQueryRequest } from './record.requests';
+import { ViewableQueryRequest } from './record.requests';
 
 const listParam = { name: 'list', description: 'List UUID or api_slug' };
 const entryParam = { name: 'entry_id', description: 'Entry UUID' };
@@ -89,9 +89,9 @@ export class ListEntriesController {
     params: [listParam],
     ok: EntryListEnvelope,
   })
-  async query(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: RecordQueryRequest): Promise<EntryListEnvelope> {
+  async query(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() body: ViewableQueryRequest): Promise<EntryListEnvelope> {
     const { container, ...known } = await this.containers.listWithAttributes(auth.workspaceId, list);
-    return { data: (await this.entries.query(container, body, known)).map(toEntryResponse) };
+    return { data: (await this.entries.query(container, { ...body, filterViewId: body.filter_view_id }, known)).map(toEntryResponse) };
   }
 
   @Get(':entry_id')

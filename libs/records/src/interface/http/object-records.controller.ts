@@ -10,11 +10,12 @@ import { DeleteRecordUseCase } from '../../application/delete-record.use-case';
 import { RecordQueries } from '../../application/record.queries';
 import { UpdateRecordUseCase } from '../../application/update-record.use-case';
 import { RecordQueryService } from '../../application/query/record-query.service';
-import { AssertQuery, RecordQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
+import { AssertQuery, MergeRecordsRequest, ViewableQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
 import { RecordBatchRequest } from './batch.requests';
 import { RecordBatchEnvelope, toBatchItems } from './batch.responses';
 import { WriteBatchUseCase } from '../../application/write-batch.use-case';
-import { RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
+import { MergeRecordsUseCase } from '../../application/merge-records.use-case';
+import { MergedRecordEnvelope, RecordEnvelope, RecordListEnvelope, toRecordResponse, ValueListEnvelope } from './record.responses';
 
 const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
@@ -36,6 +37,7 @@ export class ObjectRecordsController {
     private readonly asserts: AssertRecordUseCase,
     private readonly deletes: DeleteRecordUseCase,
     private readonly batches: WriteBatchUseCase,
+    private readonly merges: MergeRecordsUseCase,
   ) {}
 
   @Post('query')
@@ -43,13 +45,13 @@ export class ObjectRecordsController {
   @ScopedOperation({
     scopes: read,
     summary: 'List records',
-    description: 'Filters and sorts compile to SQL on indexes. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
+    description: 'Filters and sorts compile to SQL on indexes; `filter_view_id` applies a saved view\'s filter. limit/offset pagination: default limit 500 (max 1000); a page shorter than limit is the last. Errors: 400 `filter_error` naming the attribute, operator or key.',
     params: [objectParam],
     ok: RecordListEnvelope,
   })
-  async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordQueryRequest): Promise<RecordListEnvelope> {
+  async query(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: ViewableQueryRequest): Promise<RecordListEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
-    const views = await this.queries.query(container, body, await this.records.workspaceSlug(container), attributes);
+    const views = await this.queries.query(container, { ...body, filterViewId: body.filter_view_id }, await this.records.workspaceSlug(container), attributes);
     return { data: views.map(toRecordResponse) };
   }
 
@@ -102,6 +104,30 @@ export class ObjectRecordsController {
   async create(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() body: RecordWriteRequest): Promise<RecordEnvelope> {
     const { container, attributes } = await this.containers.objectWithAttributes(auth.workspaceId, object);
     return { data: toRecordResponse(await this.creates.execute(writeScope(auth, container), body.data.values, { attributes })) };
+  }
+
+  @Post('merge')
+  @HttpCode(200)
+  @ScopedOperation({
+    scopes: write,
+    summary: 'Merge two records (beta)',
+    description:
+      'Makes a **new** record of the two and removes both originals (afterwards each is a 404, also as a merge input: a repeated merge is a 404). ' +
+      "The primary's value wins where both have one; multi-valued attributes hold both records' values (the primary's first, each once); unique values move to the new record. " +
+      'List entries, notes, comment threads, tasks, meetings (and their call recordings) and other records\' references to either original are re-pointed to the new record, keeping their ids. ' +
+      'Records two `record.merged` events, one per original (`duplicate_record_id`). One transaction, always 200 (never 202). ' +
+      'Errors: 400 `self_merge` when both ids are the same; 404 when either record is not one of this object\'s.',
+    params: [objectParam],
+    ok: MergedRecordEnvelope,
+    conflict: '`concurrent_write_conflict`: a concurrent write deadlocked with the merge; retry',
+  })
+  @ApiBody({ type: MergeRecordsRequest })
+  async merge(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() raw: unknown): Promise<MergedRecordEnvelope> {
+    // The object is resolved before the body is checked: another workspace's object is a 404 whatever the body.
+    const container = await this.containers.object(auth.workspaceId, object);
+    const body = await validatedBody(MergeRecordsRequest, raw);
+    const { newRecordId } = await this.merges.execute(writeScope(auth, container), body.data.primary_record_id, body.data.secondary_record_id);
+    return { data: { new_record_id: newRecordId } };
   }
 
   @Get(':record_id')

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
-import { BodyData, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
+import { BodyData, OptionalUuid, Uuid, LimitBodyField, LimitQueryParam, OffsetBodyField, OffsetQueryParam, toBoolean } from '@workbase/shared/http';
 
 export class RecordValuesData {
   @ApiProperty({
@@ -19,6 +19,17 @@ export class RecordWriteRequest {
   @BodyData(RecordValuesData) data!: RecordValuesData;
 }
 
+export class MergeRecordsData {
+  @Uuid('The record whose values win where both records have one')
+  primary_record_id!: string;
+
+  @Uuid('The record merged into the primary; its values fill what the primary lacks')
+  secondary_record_id!: string;
+}
+
+export class MergeRecordsRequest {
+  @BodyData(MergeRecordsData) data!: MergeRecordsData;
+}
 
 /** Page size of record, entry and activity record queries (reference API: default 500, max 1000). */
 export const RECORD_QUERY_PAGE = { max: 1000, default: 500 } as const;
@@ -44,6 +55,12 @@ export class RecordQueryRequest {
 
   @OffsetBodyField()
   offset?: number;
+}
+
+/** The body of object record and list entry queries: a record query, or a saved view's filter. */
+export class ViewableQueryRequest extends RecordQueryRequest {
+  @OptionalUuid("A view of this object or list (`GET …/views`): its filter is applied (not its sorts); not together with `filter`, 400. An unknown view: 400 `value_not_found`.")
+  filter_view_id?: string;
 }
 
 export class AssertQuery {

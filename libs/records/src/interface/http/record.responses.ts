@@ -20,6 +20,12 @@ export class RecordResponse {
   values!: Record<string, ValueEnvelope[]>;
 }
 
+export class MergedRecord {
+  @ApiProperty({ format: 'uuid', description: 'The new record both originals were merged into (matches neither input)' }) new_record_id!: string;
+}
+
+export class MergedRecordEnvelope extends WrappedData(MergedRecord) {}
+
 export class RecordEnvelope extends WrappedData(RecordResponse) {}
 
 export class RecordListEnvelope extends WrappedList(RecordResponse) {}

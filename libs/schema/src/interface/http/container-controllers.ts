@@ -3,6 +3,7 @@ import { ContainerResolver } from '../../application/container-resolver';
 import { containerLookup, createAttributesController } from './attributes.controller';
 import { ListsController } from './lists.controller';
 import { ObjectsController } from './objects.controller';
+import { createViewsController } from './views.controller';
 
 const ObjectAttributesController = createAttributesController({
   path: 'objects',
@@ -22,11 +23,25 @@ const ListAttributesController = createAttributesController({
   lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
 });
 
+const ObjectViewsController = createViewsController({
+  kind: 'object',
+  readScopes: [SCOPES.objectConfigurationRead],
+  writeScopes: [SCOPES.objectConfigurationReadWrite],
+  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.object(workspaceId, identifier)),
+});
+
+const ListViewsController = createViewsController({
+  kind: 'list',
+  readScopes: [SCOPES.listConfigurationRead],
+  writeScopes: [SCOPES.listConfigurationReadWrite],
+  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
+});
+
 /**
  * The schema's endpoints under `/v2/objects` and `/v2/lists`: the objects and lists themselves
- * and their attributes. The records context mounts them between its own (`.../records`,
+ * and their attributes and views. The records context mounts them between its own (`.../records`,
  * `.../entries`), which share the two path trees: Swagger documents routes in the order modules
  * mount them, so the document reads each tree from its container down to its records.
  */
-export const OBJECT_CONTROLLERS = [ObjectsController, ObjectAttributesController] as const;
-export const LIST_CONTROLLERS = [ListsController, ListAttributesController] as const;
+export const OBJECT_CONTROLLERS = [ObjectsController, ObjectAttributesController, ObjectViewsController] as const;
+export const LIST_CONTROLLERS = [ListsController, ListAttributesController, ListViewsController] as const;
