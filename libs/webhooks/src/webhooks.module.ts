@@ -9,7 +9,7 @@ import { TargetValidator } from './application/target-validator';
 import { CreateWebhookUseCase } from './application/create-webhook.use-case';
 import { DeleteWebhookUseCase } from './application/delete-webhook.use-case';
 import { UpdateWebhookUseCase } from './application/update-webhook.use-case';
-import { WebhookQueries } from './application/webhook-queries';
+import { WebhookQueries } from './application/webhook.queries';
 import { WebhookWorker } from './application/webhook-worker';
 import { DeliveryQueue } from './infrastructure/delivery-queue';
 import { DeliveryRepository } from './infrastructure/delivery.repository';

@@ -7,7 +7,7 @@ import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { CreateWebhookUseCase } from '../../application/create-webhook.use-case';
 import { DeleteWebhookUseCase } from '../../application/delete-webhook.use-case';
 import { UpdateWebhookUseCase } from '../../application/update-webhook.use-case';
-import { WebhookQueries } from '../../application/webhook-queries';
+import { WebhookQueries } from '../../application/webhook.queries';
 import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './webhook.requests';
 import {
   DeliveryEnvelope,
