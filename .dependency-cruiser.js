@@ -78,10 +78,8 @@ module.exports = {
       from: {
         path: '^libs/[^/]+/src/interface/',
         // Known exceptions, each to be removed by the change that moves its type or call behind the
-        // application layer (webhooks: issue 27's delivery split; scim: issue 28's contract work).
+        // application layer (scim: issue 28's contract work).
         pathNot: [
-          '^libs/webhooks/src/interface/http/webhooks\\.controller\\.ts$',
-          '^libs/webhooks/src/interface/http/webhook\\.responses\\.ts$',
           '^libs/scim/src/interface/http/scim\\.responses\\.ts$',
         ],
       },

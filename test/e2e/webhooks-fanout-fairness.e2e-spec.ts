@@ -223,7 +223,8 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       // No worker: the test runs fan-out's passes itself, one at a time.
       t = await startTestApp({ env: FAST_WEBHOOK_ENV });
       failing = await startReceiver(() => ({ status: 500 }));
-      queue = new DeliveryQueue({ connectionString: t.database.url, expireInSeconds: 60, maintenanceIntervalSeconds: 300, poolSize: 2 });
+      // The app's queue (the one fan-out enqueues on), started without the worker.
+      queue = t.app.get(DeliveryQueue);
       await queue.start();
     });
     afterAll(async () => {
@@ -248,7 +249,7 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       await createWebhook(t, wsSmall.token, `${failing.url}-small`, subscriptions);
       // The events of making the workspaces and webhooks out of the way: the batches below are the test's own.
       await waitForHorizon(t);
-      while ((await fanOut.runOnce(queue)).events > 0);
+      while ((await fanOut.runOnce()).events > 0);
       await recordEvents(t, ...taskEvents(wsBusy.workspaceId, 500, 'busy-0'));
       // A transaction begun now (with an id) holds the horizon before everything committed after it.
       const older = await openTransaction();
@@ -258,20 +259,20 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       await recordEvents(t, ...taskEvents(wsSmall.workspaceId, 8, 'small'));
 
       // A full batch: a backlog may wait.
-      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 500, ahead: 0 });
+      expect(await fanOut.runOnce()).toMatchObject({ events: 500, ahead: 0 });
       // Another worker holds the cursor: this pass reads nothing and learns nothing.
       const otherWorker = await openTransaction();
       await otherWorker.query(`SELECT 1 FROM webhook_dispatch_cursor WHERE consumer = 'webhooks' FOR UPDATE`);
-      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 0, ahead: 0, waiting: false });
+      expect(await fanOut.runOnce()).toMatchObject({ events: 0, ahead: 0, waiting: false });
       await otherWorker.query('ROLLBACK');
       // The rest is committed but behind the older transaction: nothing to read yet, events waiting.
-      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 0, ahead: 0, waiting: true });
+      expect(await fanOut.runOnce()).toMatchObject({ events: 0, ahead: 0, waiting: true });
       await older.query('COMMIT');
 
       // The backlog is still known: the small workspace's 8 are read ahead of the busy one's 700.
-      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 500, ahead: 8 });
-      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 208, ahead: 0, deliveries: 200 });
-      expect(await fanOut.runOnce(queue)).toMatchObject({ events: 0, waiting: false });
+      expect(await fanOut.runOnce()).toMatchObject({ events: 500, ahead: 8 });
+      expect(await fanOut.runOnce()).toMatchObject({ events: 208, ahead: 0, deliveries: 200 });
+      expect(await fanOut.runOnce()).toMatchObject({ events: 0, waiting: false });
 
       const busyRows = await deliveriesOf(t, wsBusy.workspaceId);
       const smallRows = await deliveriesOf(t, wsSmall.workspaceId);

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import type { TransactionRunner } from '@workbase/shared/persistence';
 import { DELIVERY_QUEUE, DeliveryQueue } from '../../libs/webhooks/src/infrastructure/delivery-queue';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -23,7 +24,9 @@ describe('webhook delivery queue: workers starting together on a new database', 
   });
 
   it('all start, and the queue exists once', async () => {
-    const queues = Array.from({ length: 4 }, () => new DeliveryQueue({ connectionString: database.url, expireInSeconds: 60, maintenanceIntervalSeconds: 300, poolSize: 2 }));
+    // Started and stopped only: no job is enqueued, so no transaction runner is needed.
+    const noTransactions = null as unknown as TransactionRunner;
+    const queues = Array.from({ length: 4 }, () => new DeliveryQueue({ connectionString: database.url, expireInSeconds: 60, maintenanceIntervalSeconds: 300, poolSize: 2 }, noTransactions));
     try {
       const started = await Promise.allSettled(queues.map((queue) => queue.start()));
       expect(started.filter((result) => result.status === 'rejected')).toEqual([]);

@@ -50,10 +50,9 @@ describe('webhook delivery rate limit (e2e)', () => {
     // that first defers a job wakes exactly when it is due and keeps the target, while the other
     // polls every 500 ms and finds nothing (correct, but it would test one worker). So a worker
     // fetches only while it is at most two attempts ahead of the other.
-    const queueOf = (worker: WebhookWorker) => (worker as unknown as { queue: DeliveryQueue }).queue;
     const fetch = DeliveryQueue.prototype.fetch;
     jest.spyOn(DeliveryQueue.prototype, 'fetch').mockImplementation(function (this: DeliveryQueue, ...args) {
-      const [mine, theirs] = this === queueOf(t.app.get(WebhookWorker)) ? [attemptsA, attemptsB] : [attemptsB, attemptsA];
+      const [mine, theirs] = this === t.app.get(DeliveryQueue) ? [attemptsA, attemptsB] : [attemptsB, attemptsA];
       if (mine.mock.calls.length > theirs.mock.calls.length + 2) return Promise.resolve([]);
       return fetch.apply(this, args);
     });

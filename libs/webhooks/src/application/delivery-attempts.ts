@@ -6,8 +6,11 @@ import { SLOW_LANE_FACTOR } from '../domain/in-flight-policy';
 import { rateTargetKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
-import type { DeliveryJob, DeliveryQueue } from '../infrastructure/delivery-queue';
+import { type DeliveryJob, DeliveryQueue } from '../infrastructure/delivery-queue';
 import { type AttemptRecord, DeliveryRepository, type DeliveryToAttempt, type StartedAttempt, type WaitingReason } from '../infrastructure/delivery.repository';
+import { EndpointHealthRepository } from '../infrastructure/endpoint-health.repository';
+import { RateBucketRepository } from '../infrastructure/rate-bucket.repository';
+import { TargetCircuitRepository } from '../infrastructure/target-circuit.repository';
 import { SafeHttpClient } from '../infrastructure/safe-http-client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,7 +39,11 @@ export class DeliveryAttempts {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
-    private readonly store: DeliveryRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly circuits: TargetCircuitRepository,
+    private readonly rateBuckets: RateBucketRepository,
+    private readonly endpoints: EndpointHealthRepository,
+    private readonly queue: DeliveryQueue,
     private readonly http: SafeHttpClient,
   ) {}
 
@@ -49,36 +56,36 @@ export class DeliveryAttempts {
    * Runs one job. `wakeIn(seconds)` is told when the job was re-queued to wait, so that the
    * process looks for it again in time without waiting for its poll.
    */
-  async attempt(queue: DeliveryQueue, job: { id: string; data: DeliveryJob; retryCount?: number }, wakeIn: (seconds: number) => void = () => undefined): Promise<void> {
+  async attempt(job: { id: string; data: DeliveryJob; retryCount?: number }, wakeIn: (seconds: number) => void = () => undefined): Promise<void> {
     const { data } = job;
-    const delivery = await this.store.findForAttempt(data.workspaceId, data.deliveryId);
+    const delivery = await this.deliveries.findForAttempt(data.workspaceId, data.deliveryId);
     if (!delivery || delivery.status !== 'pending' || delivery.attempts >= data.attempt) {
-      await this.transactions.run((manager) => queue.complete(manager, job.id));
+      await this.transactions.run(() => this.queue.complete(job.id));
       return;
     }
     if (delivery.webhook_status === 'inactive') {
-      await this.transactions.run(async (manager) => {
-        await this.store.cancel(data.workspaceId, data.deliveryId, 'webhook is inactive');
-        await queue.complete(manager, job.id);
+      await this.transactions.run(async () => {
+        await this.deliveries.cancel(data.workspaceId, data.deliveryId, 'webhook is inactive');
+        await this.queue.complete(job.id);
       });
       return;
     }
     const target = rateTargetKey(delivery.target_url);
     // Only a job pg-boss hands out again (its run died or failed) can find an attempt of its own unfinished.
-    if (job.retryCount) await this.store.markInterruptedAttempts(data.workspaceId, data.deliveryId);
+    if (job.retryCount) await this.deliveries.markInterruptedAttempts(data.workspaceId, data.deliveryId);
     const ready = await this.readiness(target, data.deferrals ?? 0);
     if ('reason' in ready) {
-      await this.transactions.run(async (manager) => {
-        await this.store.markWaiting(data.workspaceId, data.deliveryId, ready.reason, ready.seconds);
-        await queue.enqueue(manager, [{ data: { ...data, deferrals: (data.deferrals ?? 0) + 1, target: target.toString('hex') }, startAfterSeconds: ready.seconds }]);
-        await queue.complete(manager, job.id);
+      await this.transactions.run(async () => {
+        await this.deliveries.markWaiting(data.workspaceId, data.deliveryId, ready.reason, ready.seconds);
+        await this.queue.enqueue([{ data: { ...data, deferrals: (data.deferrals ?? 0) + 1, target: target.toString('hex') }, startAfterSeconds: ready.seconds }]);
+        await this.queue.complete(job.id);
       });
       wakeIn(ready.seconds);
       return;
     }
-    const started = await this.store.startAttempt(data.workspaceId, data.deliveryId, 'automatic', target, this.leaseSeconds);
+    const started = await this.deliveries.startAttempt(data.workspaceId, data.deliveryId, 'automatic', target, this.leaseSeconds);
     const outcome = await this.send(delivery, new Date());
-    await this.finish(queue, job, delivery, started, outcome);
+    await this.finish(job, delivery, started, outcome);
   }
 
   /**
@@ -91,7 +98,7 @@ export class DeliveryAttempts {
    */
   private async readiness(target: Buffer, deferrals: number): Promise<{ go: true } | { reason: WaitingReason; seconds: number }> {
     const { maxInFlightPerTarget, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
-    const { circuit, inFlight, totalInFlight, firstEndsIn } = await this.store.targetState(target);
+    const { circuit, inFlight, totalInFlight, firstEndsIn } = await this.circuits.targetState(target);
     if (circuit && circuit.opens_in !== null && circuit.opens_in > 0) {
       // Spread the held jobs over a little after the open time, so they do not all wake at once.
       const spread = Math.random() * Math.min(circuit.open_seconds ?? 1, MAX_CIRCUIT_SPREAD_SECONDS) * 0.2;
@@ -102,13 +109,12 @@ export class DeliveryAttempts {
       const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(firstEndsIn, 0.05));
       return { reason: 'target_busy', seconds: backoff * (0.5 + Math.random()) };
     }
-    const tokenWait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
+    const tokenWait = await this.rateBuckets.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
     if (tokenWait > 0) return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
     return { go: true };
   }
 
   private async finish(
-    queue: DeliveryQueue,
     job: { id: string; data: DeliveryJob },
     delivery: DeliveryToAttempt,
     started: StartedAttempt,
@@ -120,16 +126,16 @@ export class DeliveryAttempts {
     const targetFailed = (outcome.statusCode === null && !outcome.refused) || (outcome.statusCode !== null && outcome.statusCode >= 500);
     if (outcome.succeeded) {
       // The common case in one statement: the attempt, the delivery and the job's completion.
-      const { recorded, circuitWasOpen } = await this.store.recordSuccess(data.workspaceId, data.deliveryId, started.id, data.attempt, outcome, job.id, target);
-      if (recorded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.store.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
-      if (circuitWasOpen) await this.store.pullForwardTarget(target);
+      const { recorded, circuitWasOpen } = await this.deliveries.recordSuccess(data.workspaceId, data.deliveryId, started.id, data.attempt, outcome, job.id, target);
+      if (recorded && (delivery.webhook_status !== 'active' || delivery.webhook_failures > 0)) await this.endpoints.markEndpointHealthy(data.workspaceId, delivery.webhook_id);
+      if (circuitWasOpen) await this.queue.pullForwardTarget(target);
       return;
     }
     // The webhook's health first, in a statement of its own: every failed attempt of the webhook
     // updates its one row, and held to the end of the transaction below, that row's lock queued a
     // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). The price: an
     // attempt recorded twice (a job run twice) or cut short by a crash after this counts twice.
-    const endpoint = await this.store.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
+    const endpoint = await this.endpoints.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
       degradedAfterFailures: webhooks.degradedAfterFailures,
       inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
       gone: outcome.statusCode === 410,
@@ -139,18 +145,18 @@ export class DeliveryAttempts {
     const status = delay === null ? 'failed' : 'pending';
     let circuitClosed = false;
     const recorded = await this.transactions
-      .run(async (manager) => {
-        await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
+      .run(async () => {
+        await this.deliveries.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
         const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay * 1000);
-        if (!(await this.store.recordAutomaticOutcome(data.workspaceId, data.deliveryId, data.attempt, outcome, { status, nextAttemptAt }))) {
+        if (!(await this.deliveries.recordAutomaticOutcome(data.workspaceId, data.deliveryId, data.attempt, outcome, { status, nextAttemptAt }))) {
           throw new StaleAttempt(); // another worker recorded this attempt meanwhile
         }
         if (delay !== null) {
           const next = { workspaceId: data.workspaceId, deliveryId: data.deliveryId, attempt: data.attempt + 1, priority: data.priority, target: target.toString('hex') };
-          await queue.enqueue(manager, [{ data: next, startAfterSeconds: delay }]);
+          await this.queue.enqueue([{ data: next, startAfterSeconds: delay }]);
         }
         if (targetFailed) {
-          const open = await this.store.recordTargetFailure(target, {
+          const open = await this.circuits.recordTargetFailure(target, {
             threshold: webhooks.circuitFailures,
             failingSeconds: webhooks.circuitFailingMs / 1000,
             openSeconds: webhooks.circuitOpenMs / 1000,
@@ -158,24 +164,24 @@ export class DeliveryAttempts {
             retryInSeconds: delay,
           });
           // (After the retry above is queued: it may be the target's only job, hence its probe.)
-          if (open) await this.store.scheduleProbe(target);
+          if (open) await this.queue.scheduleProbe(target);
         } else if (outcome.statusCode !== null) {
           // An answer (a 4xx): the target is up, whatever the delivery's fate.
-          circuitClosed = await this.store.recordTargetAnswered(target);
+          circuitClosed = await this.circuits.recordTargetAnswered(target);
         }
-        await queue.complete(manager, job.id);
+        await this.queue.complete(job.id);
         return true;
       })
       .catch((error: unknown) => {
         if (error instanceof StaleAttempt) return false;
         throw error;
       });
-    if (circuitClosed) await this.store.pullForwardTarget(target);
+    if (circuitClosed) await this.queue.pullForwardTarget(target);
     if (!recorded) {
       // The request did go out: its attempt row says how it went; the job has nothing left to do.
-      await this.transactions.run(async (manager) => {
-        await this.store.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
-        await queue.complete(manager, job.id);
+      await this.transactions.run(async () => {
+        await this.deliveries.finishAttempt(data.workspaceId, data.deliveryId, started.id, outcome);
+        await this.queue.complete(job.id);
       });
     }
   }
@@ -186,20 +192,20 @@ export class DeliveryAttempts {
    * move the endpoint's health nor the target's circuit.
    */
   async replay(workspaceId: string, webhookId: string, deliveryId: string): Promise<void> {
-    const delivery = await this.store.findForAttempt(workspaceId, deliveryId);
+    const delivery = await this.deliveries.findForAttempt(workspaceId, deliveryId);
     if (!delivery || delivery.webhook_id !== webhookId) throw new NotFoundError(`Delivery with ID "${deliveryId}" not found.`);
     const target = rateTargetKey(delivery.target_url);
     const { rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
     const deadline = Date.now() + 5_000;
-    for (let wait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst); wait > 0; wait = await this.store.takeRateToken(target, rateLimitPerSecond, rateLimitBurst)) {
+    for (let wait = await this.rateBuckets.takeRateToken(target, rateLimitPerSecond, rateLimitBurst); wait > 0; wait = await this.rateBuckets.takeRateToken(target, rateLimitPerSecond, rateLimitBurst)) {
       if (Date.now() + wait * 1000 > deadline) throw new RateLimitedError(Math.ceil(wait));
       await sleep(wait * 1000);
     }
-    const started = await this.transactions.run(() => this.store.startAttempt(workspaceId, deliveryId, 'replay', target, this.leaseSeconds));
+    const started = await this.transactions.run(() => this.deliveries.startAttempt(workspaceId, deliveryId, 'replay', target, this.leaseSeconds));
     const outcome = await this.send(delivery, new Date());
     await this.transactions.run(async () => {
-      await this.store.finishAttempt(workspaceId, deliveryId, started.id, outcome);
-      await this.store.recordReplayOutcome(workspaceId, deliveryId, outcome);
+      await this.deliveries.finishAttempt(workspaceId, deliveryId, started.id, outcome);
+      await this.deliveries.recordReplayOutcome(workspaceId, deliveryId, outcome);
     });
   }
 

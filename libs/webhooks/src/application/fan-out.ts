@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import type { EventType } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import type { EntityManager } from 'typeorm';
 import { rateTargetKey } from '../domain/rate-target';
 import { filterMatches } from '../domain/subscription-filter';
-import { wireEvent } from '../domain/wire-event';
+import { wireEvent, type WireEvent } from '../domain/wire-event';
 import { DeliveryQueue } from '../infrastructure/delivery-queue';
-import { compareOutboxPositions, type DeliverableWebhook, DeliveryRepository, type NewDelivery, type OutboxEvent, type OutboxPosition } from '../infrastructure/delivery.repository';
+import { DeliveryRepository, type NewDelivery } from '../infrastructure/delivery.repository';
+import { type DeliverableWebhook, EndpointHealthRepository } from '../infrastructure/endpoint-health.repository';
+import { compareOutboxPositions, OutboxCursorRepository, type OutboxEvent, type OutboxPosition } from '../infrastructure/outbox-cursor.repository';
 
 /** Lowest pg-boss priority given (an int column): a backlog deeper than this orders as this deep. */
 const MIN_PRIORITY = -1_000_000_000;
@@ -74,7 +76,10 @@ export class FanOut {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
-    private readonly store: DeliveryRepository,
+    private readonly cursor: OutboxCursorRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly endpoints: EndpointHealthRepository,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   /**
@@ -83,21 +88,21 @@ export class FanOut {
    * the deliveries made, and, when the cursor consumed none, whether committed events wait for
    * an older transaction to end (`waiting`).
    */
-  async runOnce(queue: DeliveryQueue, batchSize = 500): Promise<PassResult> {
+  async runOnce(batchSize = 500): Promise<PassResult> {
     // A look-ahead that found something commits at once, so its deliveries do not wait for the
     // batch; one that found nothing goes on with the batch in the same transaction.
-    let pass = await this.transactions.run(async (manager) => {
-      const cursor = await this.store.lockCursor();
+    let pass = await this.transactions.run(async () => {
+      const cursor = await this.cursor.lockCursor();
       if (!cursor) return LOCKED;
-      const ahead = this.backlog ? await this.lookAhead(manager, queue, cursor, batchSize) : null;
+      const ahead = this.backlog ? await this.lookAhead(cursor, batchSize) : null;
       if (ahead && ahead.events > 0) return { ...IDLE, ahead: ahead.events, deliveries: ahead.deliveries, batchPending: true };
-      return this.inOrder(manager, queue, cursor, batchSize);
+      return this.inOrder(cursor, batchSize);
     });
     if (pass.batchPending) {
       const made = pass;
-      const batch = await this.transactions.run(async (manager) => {
-        const cursor = await this.store.lockCursor();
-        return cursor ? this.inOrder(manager, queue, cursor, batchSize) : LOCKED;
+      const batch = await this.transactions.run(async () => {
+        const cursor = await this.cursor.lockCursor();
+        return cursor ? this.inOrder(cursor, batchSize) : LOCKED;
       });
       pass = { ...batch, ahead: made.ahead, deliveries: batch.deliveries + made.deliveries };
     }
@@ -107,13 +112,13 @@ export class FanOut {
   }
 
   /** The next batch in commit order: fanned out, and the cursor moved past it. */
-  private async inOrder(manager: EntityManager, queue: DeliveryQueue, cursor: LockedCursor, batchSize: number): Promise<PassResult & { batchPending: boolean; locked: boolean }> {
-    const events = await this.store.eventsAfter(cursor, batchSize);
-    if (events.length === 0) return { ...IDLE, waiting: await this.store.eventsBehindHorizon(cursor) };
+  private async inOrder(cursor: LockedCursor, batchSize: number): Promise<PassResult & { batchPending: boolean; locked: boolean }> {
+    const events = await this.cursor.eventsAfter(cursor, batchSize);
+    if (events.length === 0) return { ...IDLE, waiting: await this.cursor.eventsBehindHorizon(cursor) };
     const readAhead = cursor.ahead && compareOutboxPositions(cursor.ahead, cursor) > 0 ? cursor.ahead : null;
-    const deliveries = await this.fanOut(manager, queue, events, readAhead);
+    const deliveries = await this.fanOut(events, readAhead);
     const last = events[events.length - 1];
-    await this.store.advanceCursor(last.tx_id, last.id);
+    await this.cursor.advanceCursor(last.tx_id, last.id);
     return { ...IDLE, events: events.length, deliveries };
   }
 
@@ -122,20 +127,20 @@ export class FanOut {
    * those the look-ahead has not read yet and that the in-order batch of this pass will not
    * take, and moves the look-ahead's position past what it read.
    */
-  private async lookAhead(manager: EntityManager, queue: DeliveryQueue, cursor: LockedCursor, batchSize: number): Promise<{ events: number; deliveries: number }> {
+  private async lookAhead(cursor: LockedCursor, batchSize: number): Promise<{ events: number; deliveries: number }> {
     let from = cursor.ahead;
     if (!from || compareOutboxPositions(from, cursor) <= 0) {
       // Nothing read ahead of the cursor yet: start past the batch the cursor takes next.
-      from = await this.store.batchEnd(cursor, batchSize);
+      from = await this.cursor.batchEnd(cursor, batchSize);
       if (!from) return { events: 0, deliveries: 0 };
     }
-    const { events, scannedTo } = await this.store.eventsAhead(from, { scanLimit: AHEAD_SCAN_LIMIT, perWorkspace: AHEAD_PER_WORKSPACE, limit: AHEAD_LIMIT, dominant: AHEAD_DOMINANT });
+    const { events, scannedTo } = await this.cursor.eventsAhead(from, { scanLimit: AHEAD_SCAN_LIMIT, perWorkspace: AHEAD_PER_WORKSPACE, limit: AHEAD_LIMIT, dominant: AHEAD_DOMINANT });
     // At the limit, the events after the last one taken have not all been looked at.
     const last = events.length === AHEAD_LIMIT ? events[events.length - 1] : null;
     const readTo = last ? { lastTxId: last.tx_id, lastEventId: last.id } : (scannedTo ?? from);
     // Past the position nothing was read ahead, and the cursor is behind it: no delivery exists yet.
-    const deliveries = events.length > 0 ? await this.fanOut(manager, queue, events, null) : 0;
-    if (!cursor.ahead || compareOutboxPositions(readTo, cursor.ahead) !== 0) await this.store.advanceAhead(readTo);
+    const deliveries = events.length > 0 ? await this.fanOut(events, null) : 0;
+    if (!cursor.ahead || compareOutboxPositions(readTo, cursor.ahead) !== 0) await this.cursor.advanceAhead(readTo);
     return { events: events.length, deliveries };
   }
 
@@ -145,9 +150,9 @@ export class FanOut {
    * a look-ahead: their deliveries already made are left out before pacing and priorities are
    * worked out, so they take no place in either.
    */
-  private async fanOut(manager: EntityManager, queue: DeliveryQueue, events: readonly OutboxEvent[], readAhead: OutboxPosition | null): Promise<number> {
+  private async fanOut(events: readonly OutboxEvent[], readAhead: OutboxPosition | null): Promise<number> {
     const workspaceIds = [...new Set(events.map((event) => event.workspace_id))];
-    const webhooks = await this.store.deliverableWebhooks(workspaceIds);
+    const webhooks = await this.endpoints.deliverableWebhooks(workspaceIds);
     const byWorkspace = new Map<string, DeliverableWebhook[]>();
     for (const webhook of webhooks) byWorkspace.set(webhook.workspace_id, [...(byWorkspace.get(webhook.workspace_id) ?? []), webhook]);
 
@@ -160,7 +165,7 @@ export class FanOut {
     }
     const existing = readAhead ? await this.madeAhead(matches, readAhead) : new Set<string>();
     const deliveries: Array<NewDelivery & { target: string }> = [];
-    const wires = new Map<string, ReturnType<typeof wireEvent>>();
+    const wires = new Map<string, WireEvent<EventType>>();
     for (const { event, webhook } of matches) {
       if (existing.has(`${webhook.id}/${event.id}`)) continue;
       let wire = wires.get(event.id);
@@ -181,15 +186,14 @@ export class FanOut {
     }
     if (deliveries.length === 0) return 0;
     const targets = targetKeys(deliveries);
-    const { pending, paced } = await this.store.fanOutState([...new Set(deliveries.map((d) => d.workspaceId))], [...new Set(targets.values())].map((hex) => Buffer.from(hex, 'hex')));
+    const { pending, paced } = await this.deliveries.fanOutState([...new Set(deliveries.map((d) => d.workspaceId))], [...new Set(targets.values())].map((hex) => Buffer.from(hex, 'hex')));
     const priorities = prioritise(deliveries, pending);
     const pacing = this.pace(deliveries, targets, paced);
-    const inserted = await this.store.insertDeliveries(
+    const inserted = await this.deliveries.insertDeliveries(
       deliveries.map(({ target: _, ...delivery }) => delivery),
       pacing,
     );
-    await queue.enqueue(
-      manager,
+    await this.queue.enqueue(
       deliveries
         .filter((d) => inserted.has(d.id))
         .map((d) => ({
@@ -207,7 +211,7 @@ export class FanOut {
     const webhooks = new Map(candidates.map(({ webhook }) => [webhook.id, { workspaceId: webhook.workspace_id, webhookId: webhook.id }]));
     const ids = candidates.map(({ event }) => BigInt(event.id));
     const [first, last] = ids.reduce(([lo, hi], id) => [id < lo ? id : lo, id > hi ? id : hi], [ids[0], ids[0]]);
-    return this.store.deliveriesMadeBetween([...webhooks.values()], first.toString(), last.toString());
+    return this.deliveries.deliveriesMadeBetween([...webhooks.values()], first.toString(), last.toString());
   }
 
   /**

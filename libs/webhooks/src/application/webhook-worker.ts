@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { DataSource } from 'typeorm';
 import { NotificationListener, OUTBOX_CHANNEL } from '@workbase/shared/persistence';
 import { SLOW_AFTER_SECONDS, SLOW_LANE_SLOTS_FACTOR } from '../domain/in-flight-policy';
 import { DeliveryQueue, type FetchedJob, JOBS_CHANNEL } from '../infrastructure/delivery-queue';
-import { DeliveryRepository } from '../infrastructure/delivery.repository';
+import { EndpointHealthRepository } from '../infrastructure/endpoint-health.repository';
+import { RateBucketRepository } from '../infrastructure/rate-bucket.repository';
+import { TargetCircuitRepository } from '../infrastructure/target-circuit.repository';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliverySlots } from './delivery-slots';
 import { FanOut } from './fan-out';
@@ -31,7 +32,6 @@ const HORIZON_RETRY_MS = 5;
 @Injectable()
 export class WebhookWorker implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookWorker');
-  private queue: DeliveryQueue | null = null;
   private slots: DeliverySlots<FetchedJob> | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
@@ -42,10 +42,12 @@ export class WebhookWorker implements OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly queue: DeliveryQueue,
     private readonly fanOut: FanOut,
     private readonly attempts: DeliveryAttempts,
-    private readonly store: DeliveryRepository,
+    private readonly endpoints: EndpointHealthRepository,
+    private readonly rateBuckets: RateBucketRepository,
+    private readonly circuits: TargetCircuitRepository,
   ) {}
 
   get isRunning(): boolean {
@@ -54,21 +56,9 @@ export class WebhookWorker implements OnModuleDestroy {
 
   async start(): Promise<void> {
     if (this.running) return;
-    const options = this.dataSource.options as { url?: string };
-    if (!options.url) throw new Error('WebhookWorker needs the database URL of the data source');
     const { webhooks } = this.config;
-    // LISTEN and the queue's start lock need a session: DATABASE_DIRECT_URL bypasses a pooler.
-    const sessionUrl = this.config.databaseDirectUrl ?? options.url;
-    const queue = new DeliveryQueue({
-      connectionString: options.url,
-      sessionConnectionString: sessionUrl,
-      onWaiting: (line) => this.logger.warn(line),
-      expireInSeconds: webhooks.jobExpireSeconds,
-      maintenanceIntervalSeconds: webhooks.maintenanceIntervalSeconds,
-    });
-    queue.on('error', (error) => this.logger.warn(`queue: ${error.message}`));
+    const queue = this.queue;
     await queue.start();
-    this.queue = queue;
     this.running = true;
     // This process's jobs under way per target and not yet slow: fetch leaves a target's jobs
     // queued while its cap is full. (Past SLOW_AFTER_SECONDS a job's attempt row is written: the
@@ -94,7 +84,7 @@ export class WebhookWorker implements OnModuleDestroy {
           counted = false;
         }, SLOW_AFTER_SECONDS * 1000);
         try {
-          await this.attempts.attempt(queue, job, (seconds) => slots.wakeIn(seconds));
+          await this.attempts.attempt(job, (seconds) => slots.wakeIn(seconds));
         } catch (error) {
           // Unexpected (the database, most likely): pg-boss retries the job with backoff.
           await queue.fail(job.id, error as Error).catch(() => undefined);
@@ -111,7 +101,8 @@ export class WebhookWorker implements OnModuleDestroy {
     this.slots = slots;
     slots.start();
     this.listener = new NotificationListener({
-      connectionString: sessionUrl,
+      // LISTEN needs a session: DATABASE_DIRECT_URL bypasses a pooler (as the queue's start lock does).
+      connectionString: queue.sessionConnectionString,
       applicationName: 'workbase-webhooks-listener',
       channels: [OUTBOX_CHANNEL, JOBS_CHANNEL],
       onNotification: (channel) => (channel === JOBS_CHANNEL ? slots.wake() : this.requestFanOut()),
@@ -122,7 +113,7 @@ export class WebhookWorker implements OnModuleDestroy {
       onError: (message) => this.logger.warn(message),
     });
     await this.listener.start();
-    this.loop = this.fanOutLoop(queue);
+    this.loop = this.fanOutLoop();
     this.logger.log('webhook worker started');
   }
 
@@ -134,32 +125,32 @@ export class WebhookWorker implements OnModuleDestroy {
 
   /** Runs fan-out until no event is left (used by tests and the benchmark to flush). */
   async fanOutNow(): Promise<number> {
-    if (!this.queue) throw new Error('worker not started');
+    if (!this.running) throw new Error('worker not started');
     let total = 0;
     for (;;) {
-      const { events } = await this.fanOut.runOnce(this.queue);
+      const { events } = await this.fanOut.runOnce();
       total += events;
       if (events === 0) return total;
     }
   }
 
-  private async fanOutLoop(queue: DeliveryQueue): Promise<void> {
+  private async fanOutLoop(): Promise<void> {
     let horizonRetryMs = HORIZON_RETRY_MS;
     while (this.running) {
       this.fanOutRequested = false;
       let busy = false;
       let waiting = false;
       try {
-        const result = await this.fanOut.runOnce(queue);
+        const result = await this.fanOut.runOnce();
         busy = result.events > 0;
         waiting = result.waiting;
         if (result.deliveries > 0) this.slots?.wake();
         if (Date.now() - this.lastSweep > SWEEP_INTERVAL_MS) {
           this.lastSweep = Date.now();
           const { inactiveAfterSeconds, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
-          await this.store.deactivateLongDegraded(inactiveAfterSeconds);
-          await this.store.deleteFullRateBuckets(rateLimitPerSecond, rateLimitBurst);
-          await this.store.deleteIdleTargets();
+          await this.endpoints.deactivateLongDegraded(inactiveAfterSeconds);
+          await this.rateBuckets.deleteFullRateBuckets(rateLimitPerSecond, rateLimitBurst);
+          await this.circuits.deleteIdleTargets();
         }
       } catch (error) {
         if (this.running) this.logger.warn(`fan-out failed: ${(error as Error).message}`);
@@ -193,8 +184,7 @@ export class WebhookWorker implements OnModuleDestroy {
     await this.loop;
     await this.slots?.stop();
     this.slots = null;
-    await this.queue?.stop();
-    this.queue = null;
+    await this.queue.stop();
     this.logger.log('webhook worker stopped');
   }
 

@@ -1,12 +1,18 @@
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from './event-types';
 
-/** An event as the outbox holds it (`entity_id` and `payload` are JSONB: their key order is lost). */
-export interface StoredEvent {
-  readonly event_type: string;
+/**
+ * An event as the outbox holds it (`entity_id` and `payload` are JSONB: their key order is lost);
+ * `T` is its type's name, the kernel's `EventType` where the reader knows it.
+ */
+export interface StoredEvent<T extends string = string> {
+  readonly event_type: T;
   readonly entity_id: Readonly<Record<string, unknown>>;
   readonly actor: Readonly<Record<string, unknown>>;
   readonly payload: Readonly<Record<string, unknown>>;
 }
+
+/** The delivered form of an event: its type as it was stored, then `id`, `actor` and the extra fields. */
+export type WireEvent<T extends string = string> = { readonly event_type: T } & Record<string, unknown>;
 
 const RESERVED = new Set(['event_type', 'id', 'actor']);
 
@@ -16,12 +22,12 @@ const RESERVED = new Set(['event_type', 'id', 'actor']);
  * the keys of the event's family, then anything else) and the payload cannot override the three
  * reserved fields. The result is serialised once per delivery and those exact bytes are signed.
  */
-export function wireEvent(event: StoredEvent): Record<string, unknown> {
+export function wireEvent<T extends string>(event: StoredEvent<T>): WireEvent<T> {
   const keys = isWebhookEventType(event.event_type) ? WEBHOOK_EVENT_TYPES[event.event_type].idKeys : [];
   const id: Record<string, unknown> = {};
   for (const key of ['workspace_id', ...keys]) if (key in event.entity_id) id[key] = event.entity_id[key];
   for (const key of Object.keys(event.entity_id).sort()) if (!(key in id)) id[key] = event.entity_id[key];
-  const wire: Record<string, unknown> = { event_type: event.event_type, id, actor: { type: event.actor.type, id: event.actor.id ?? null } };
+  const wire: WireEvent<T> = { event_type: event.event_type, id, actor: { type: event.actor.type, id: event.actor.id ?? null } };
   for (const key of Object.keys(event.payload).sort()) if (!RESERVED.has(key)) wire[key] = event.payload[key];
   return wire;
 }

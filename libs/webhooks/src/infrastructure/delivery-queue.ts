@@ -1,6 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { EntityManager } from 'typeorm';
-import { rowsOf, withStartLock } from '@workbase/shared/persistence';
+import { type TransactionRunner, withStartLock } from '@workbase/shared/persistence';
 import { ANSWERED_WITHIN_SECONDS, SLOW_AFTER_SECONDS, SLOW_LANE_FACTOR } from '../domain/in-flight-policy';
 
 /** Written by fan-out in its transaction: new delivery jobs can be fetched now. */
@@ -21,7 +20,7 @@ export const COMPLETE_JOB_SQL = (nameParam: string, idParam: string) =>
  * The queued jobs of a target (`targetHexParam`: hex of its key) that wait for a later time, made
  * due now; returns each one's workspace and delivery (`workspace_id`, `delivery_id`).
  */
-export const PULL_FORWARD_JOBS_SQL = (nameParam: string, targetHexParam: string) =>
+const PULL_FORWARD_JOBS_SQL = (nameParam: string, targetHexParam: string) =>
   `UPDATE ${SCHEMA}.job SET start_after = now() WHERE name = ${nameParam} AND state = 'created' AND start_after > now() AND data->>'target' = ${targetHexParam}
    RETURNING (data->>'workspaceId')::uuid AS workspace_id, (data->>'deliveryId')::uuid AS delivery_id`;
 
@@ -31,7 +30,7 @@ export const PULL_FORWARD_JOBS_SQL = (nameParam: string, targetHexParam: string)
  * and delivery (`workspace_id`, `delivery_id`). Without it, a target whose deliveries all wait for
  * retries hours ahead would not be tried again, nor its return noticed, until then.
  */
-export const PROBE_JOB_SQL = (nameParam: string, targetHexParam: string, atExpr: string) =>
+const PROBE_JOB_SQL = (nameParam: string, targetHexParam: string, atExpr: string) =>
   `UPDATE ${SCHEMA}.job j SET start_after = ${atExpr}
    WHERE j.name = ${nameParam} AND j.id = (
      SELECT id FROM ${SCHEMA}.job WHERE name = ${nameParam} AND state = 'created' AND data->>'target' = ${targetHexParam} AND start_after > ${atExpr}
@@ -63,28 +62,49 @@ export interface DeliveryQueueOptions {
   readonly sessionConnectionString?: string;
   /** Told when the start waits for another worker's start lock for more than a moment. */
   readonly onWaiting?: (line: string) => void;
+  /** Told of pg-boss's background errors (its maintenance, its pool). */
+  readonly onError?: (error: Error) => void;
   /** Seconds a job may stay active before pg-boss takes it for a crashed worker's and retries it. */
   readonly expireInSeconds: number;
   readonly maintenanceIntervalSeconds: number;
   readonly poolSize?: number;
 }
 
-/** pg-boss's `db` adapter over a TypeORM transaction: jobs commit or roll back with it. */
-function inTransaction(manager: EntityManager): PgBoss.Db {
-  return { executeSql: async (text, values) => ({ rows: rowsOf(await manager.query(text, values)) }) };
+/** pg-boss's `db` adapter over the current transaction (`TransactionRunner`): jobs commit or roll back with it. */
+function inTransaction(transactions: TransactionRunner): PgBoss.Db {
+  return { executeSql: async (text, values) => ({ rows: await transactions.query(text, values) }) };
 }
 
 /**
- * The pg-boss queue in the application's PostgreSQL. Jobs are only ever created inside a caller's
- * transaction (the deliveries and the cursor move that caused them commit together). Job-level
- * retries exist only to recover from crashed workers; HTTP failures are scheduled by us as new
- * jobs with `startAfter`, following the webhook retry schedule.
+ * The pg-boss queue in the application's PostgreSQL: one provider per process (see
+ * `webhooks.module.ts`), started and stopped by the worker. Jobs are only ever created, and
+ * completed, inside the caller's transaction (`TransactionRunner.run`: the deliveries and the
+ * cursor move that caused them commit together). Job-level retries exist only to recover from
+ * crashed workers; HTTP failures are scheduled by us as new jobs with `startAfter`, following the
+ * webhook retry schedule. pg-boss's job SQL lives here only.
  */
 export class DeliveryQueue {
-  private readonly boss: PgBoss;
+  private bossOrNull: PgBoss | null = null;
 
-  constructor(private readonly options: DeliveryQueueOptions) {
-    this.boss = new PgBoss({
+  constructor(
+    private readonly options: DeliveryQueueOptions,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /** Where session-bound work connects (the start lock here, the worker's LISTEN): DATABASE_DIRECT_URL when set. */
+  get sessionConnectionString(): string {
+    return this.options.sessionConnectionString ?? this.options.connectionString;
+  }
+
+  private get boss(): PgBoss {
+    if (!this.bossOrNull) throw new Error('the webhook delivery queue is not started');
+    return this.bossOrNull;
+  }
+
+  /** A fresh pg-boss on each start: a worker stopped and started again gets a new pool. */
+  private createBoss(): PgBoss {
+    const options = this.options;
+    const boss = new PgBoss({
       connectionString: options.connectionString,
       max: options.poolSize ?? 4,
       application_name: 'workbase-webhooks',
@@ -93,20 +113,19 @@ export class DeliveryQueue {
       schedule: false,
       archiveCompletedAfterSeconds: 3600,
     });
-  }
-
-  on(event: 'error', handler: (error: Error) => void): void {
-    this.boss.on('error', handler);
+    if (options.onError) boss.on('error', options.onError);
+    return boss;
   }
 
   async start(): Promise<void> {
+    this.bossOrNull = this.createBoss();
     await this.boss.start();
     // pg-boss 10 creates a queue by attaching a partition to its job table; two workers doing that
     // at once on a new database can deadlock. An advisory lock held on a connection of its own
     // lets one create it while the others wait and then find it (withStartLock: a transaction
     // lock, so that it also holds, and is freed, behind a transaction-mode pooler).
     await withStartLock(
-      this.options.sessionConnectionString ?? this.options.connectionString,
+      this.sessionConnectionString,
       `${SCHEMA}.${DELIVERY_QUEUE}`,
       'webhook queue start',
       async () => {
@@ -118,7 +137,8 @@ export class DeliveryQueue {
     );
   }
 
-  async enqueue(manager: EntityManager, jobs: readonly { data: DeliveryJob; startAfterSeconds?: number }[]): Promise<void> {
+  /** Queues jobs in the current transaction; those due now wake every process's workers at its commit. */
+  async enqueue(jobs: readonly { data: DeliveryJob; startAfterSeconds?: number }[]): Promise<void> {
     if (jobs.length === 0) return;
     await this.boss.insert(
       jobs.map((job) => ({
@@ -132,10 +152,10 @@ export class DeliveryQueue {
         retryDelay: 1,
         retryBackoff: true,
       })),
-      { db: inTransaction(manager) },
+      { db: inTransaction(this.transactions) },
     );
     // Jobs due now: wake the workers of every process at commit, not at their next poll.
-    if (jobs.some((job) => !job.startAfterSeconds)) await manager.query(`SELECT pg_notify($1, '')`, [JOBS_CHANNEL]);
+    if (jobs.some((job) => !job.startAfterSeconds)) await this.transactions.query(`SELECT pg_notify($1, '')`, [JOBS_CHANNEL]);
   }
 
   /**
@@ -203,10 +223,42 @@ export class DeliveryQueue {
     return rows as FetchedJob[];
   }
 
-  /** Completes a job inside the caller's transaction, so it ends with what the job did. */
-  async complete(manager: EntityManager, jobId: string): Promise<void> {
+  /** Completes a job inside the current transaction, so it ends with what the job did. */
+  async complete(jobId: string): Promise<void> {
     // pg-boss 10's JS takes (name, id, data, options): the data slot must be filled for `db` to be read.
-    await this.boss.complete(DELIVERY_QUEUE, jobId, {}, { db: inTransaction(manager) });
+    await this.boss.complete(DELIVERY_QUEUE, jobId, {}, { db: inTransaction(this.transactions) });
+  }
+
+  /**
+   * An open circuit is probed when its open time is over: one of the target's waiting jobs is made
+   * due then, unless one is already (see `PROBE_JOB_SQL`; so calling it again changes nothing). In
+   * the caller's transaction, after the failed attempt's own retry is queued.
+   */
+  async scheduleProbe(target: Buffer): Promise<void> {
+    await this.transactions.query(
+      `WITH circuit AS (SELECT open_until FROM webhook_targets WHERE target_hash = $1 AND open_until > clock_timestamp()),
+       probe AS (${PROBE_JOB_SQL('$2', '$3', '(SELECT open_until FROM circuit)')})
+       UPDATE webhook_deliveries d SET next_attempt_at = (SELECT open_until FROM circuit)
+       FROM probe p WHERE d.workspace_id = p.workspace_id AND d.id = p.delivery_id AND d.status = 'pending'`,
+      [target, DELIVERY_QUEUE, target.toString('hex')],
+    );
+  }
+
+  /**
+   * A target whose circuit closed is back: the retries its deliveries wait for (scheduled while it
+   * was down, some hours ahead on the default schedule) are due now, so its backlog goes out at
+   * its cap and rate rather than at each delivery's next place in the schedule. The log's
+   * `next_attempt_at` says so. Returns how many were brought forward.
+   */
+  async pullForwardTarget(target: Buffer): Promise<number> {
+    const rows = await this.transactions.query<{ n: number }>(
+      `WITH pulled AS (${PULL_FORWARD_JOBS_SQL('$1', '$2')})
+       UPDATE webhook_deliveries d SET next_attempt_at = clock_timestamp(), waiting_reason = NULL
+       FROM pulled p WHERE d.workspace_id = p.workspace_id AND d.id = p.delivery_id AND d.status = 'pending'
+       RETURNING 1 AS n`,
+      [DELIVERY_QUEUE, target.toString('hex')],
+    );
+    return rows.length;
   }
 
   /** Hands a job back to pg-boss, which retries it (with backoff) after an unexpected error. */
@@ -215,6 +267,8 @@ export class DeliveryQueue {
   }
 
   async stop(graceful = true): Promise<void> {
-    await this.boss.stop({ graceful, wait: true, timeout: 10_000 });
+    const boss = this.bossOrNull;
+    this.bossOrNull = null;
+    await boss?.stop({ graceful, wait: true, timeout: 10_000 });
   }
 }

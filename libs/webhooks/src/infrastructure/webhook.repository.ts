@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SecretBox } from '@workbase/shared/kernel';
+import { type EventType, SecretBox } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Subscription, Webhook, WebhookStatus } from '../domain/webhook';
 
@@ -18,7 +18,7 @@ export interface DeliveryRow {
   webhook_id: string;
   seq: string;
   event_id: string;
-  event_type: string;
+  event_type: EventType;
   event_occurred_at: Date;
   body: string;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WrappedData, WrappedList } from '@workbase/shared/http';
 import type { Webhook } from '../../domain/webhook';
-import type { AttemptRow, DeliveryRow, TargetStateRow } from '../../infrastructure/webhook.repository';
+import type { AttemptRow, DeliveryRow, TargetStateRow } from '../../application/webhook.queries';
 
 export class WebhookIdResponse {
   @ApiProperty({ format: 'uuid' }) workspace_id!: string;

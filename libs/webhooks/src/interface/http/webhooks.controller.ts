@@ -2,13 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, 
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, pageOf, ScopedOperation } from '@workbase/shared/http';
-import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
+import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { DeliveryAttempts } from '../../application/delivery-attempts';
-import { rateTargetKey } from '../../domain/rate-target';
 import { CreateWebhookUseCase } from '../../application/create-webhook.use-case';
 import { DeleteWebhookUseCase } from '../../application/delete-webhook.use-case';
 import { UpdateWebhookUseCase } from '../../application/update-webhook.use-case';
-import { WebhookRepository } from '../../infrastructure/webhook.repository';
+import { WebhookQueries } from '../../application/webhook.queries';
 import { DELIVERIES_PAGE, ListDeliveriesQuery, ListWebhooksQuery, WEBHOOKS_PAGE, WebhookCreateRequest, WebhookUpdateRequest } from './webhook.requests';
 import {
   DeliveryEnvelope,
@@ -30,7 +29,7 @@ const EXTENSION = 'Workbase extension (not part of the reference API).';
 @Controller('v2/webhooks')
 export class WebhooksController {
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly webhooks: WebhookQueries,
     private readonly createWebhook: CreateWebhookUseCase,
     private readonly updateWebhook: UpdateWebhookUseCase,
     private readonly deleteWebhook: DeleteWebhookUseCase,
@@ -42,7 +41,7 @@ export class WebhooksController {
   @ScopedOperation({ scopes: [SCOPES.webhookRead], summary: 'List webhooks', ok: WebhookListResponse })
   async list(@CurrentAuth() auth: AuthContext, @Query() query: ListWebhooksQuery): Promise<WebhookListResponse> {
     const { limit, offset } = pageOf(query, WEBHOOKS_PAGE.default);
-    return { data: (await this.webhooks.listInWorkspace(auth.workspaceId, limit, offset)).map(toWebhookResponse) };
+    return { data: (await this.webhooks.list(auth.workspaceId, limit, offset)).map(toWebhookResponse) };
   }
 
   @Post()
@@ -65,9 +64,7 @@ export class WebhooksController {
   @Get(':webhook_id')
   @ScopedOperation({ scopes: [SCOPES.webhookRead], summary: 'Get a webhook', ok: WebhookEnvelope })
   async get(@CurrentAuth() auth: AuthContext, @Param('webhook_id', webhookIdPipe) webhookId: string): Promise<WebhookEnvelope> {
-    const webhook = await this.webhooks.findById(auth.workspaceId, webhookId);
-    if (!webhook) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
-    return { data: toWebhookResponse(webhook) };
+    return { data: toWebhookResponse(await this.webhooks.get(auth.workspaceId, webhookId)) };
   }
 
   @Patch(':webhook_id')
@@ -107,20 +104,13 @@ export class WebhooksController {
     @Param('webhook_id', webhookIdPipe) webhookId: string,
     @Query() query: ListDeliveriesQuery,
   ): Promise<DeliveryListResponse> {
-    const webhook = await this.webhooks.findById(auth.workspaceId, webhookId);
-    if (!webhook) throw new NotFoundError(`Webhook with ID "${webhookId}" not found.`);
-    const limit = query.limit ?? DELIVERIES_PAGE.default;
-    const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const rows = await this.webhooks.listDeliveries(auth.workspaceId, webhookId, limit + 1, before);
-    const page = rows.slice(0, limit);
-    const attempts = await this.webhooks.attemptsOf(auth.workspaceId, page.map((row) => row.id));
-    const target = await this.webhooks.targetState(rateTargetKey(webhook.targetUrl));
+    const { deliveries, attempts, target, nextCursor } = await this.webhooks.deliveryLog(auth.workspaceId, webhookId, query.limit ?? DELIVERIES_PAGE.default, query.cursor);
     const { maxInFlightPerTarget } = this.config.webhooks;
     // Half-open lets attempts through (up to the cap): only an open circuit holds a due delivery.
     const held = { circuitOpen: target.circuit_state === 'open', busy: target.attempts_in_flight >= maxInFlightPerTarget };
     return {
-      data: page.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id), held)),
-      pagination: { next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null },
+      data: deliveries.map((row) => toDeliveryResponse(row, attempts.filter((a) => a.delivery_id === row.id), held)),
+      pagination: { next_cursor: nextCursor },
       target: toTargetStateResponse(target, maxInFlightPerTarget),
     };
   }
@@ -141,18 +131,7 @@ export class WebhooksController {
     @Param('delivery_id', deliveryIdPipe) deliveryId: string,
   ): Promise<DeliveryEnvelope> {
     await this.attempts.replay(auth.workspaceId, webhookId, deliveryId);
-    const row = await this.webhooks.findDelivery(auth.workspaceId, webhookId, deliveryId);
-    if (!row) throw new NotFoundError(`Delivery with ID "${deliveryId}" not found.`);
-    return { data: toDeliveryResponse(row, await this.webhooks.attemptsOf(auth.workspaceId, [deliveryId])) };
+    const { delivery, attempts } = await this.webhooks.delivery(auth.workspaceId, webhookId, deliveryId);
+    return { data: toDeliveryResponse(delivery, attempts) };
   }
-}
-
-function encodeCursor(seq: string): string {
-  return Buffer.from(`d:${seq}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^d:\d{1,18}$/.test(decoded)) throw new ValidationError('cursor is not a cursor returned by this endpoint');
-  return decoded.slice(2);
 }
