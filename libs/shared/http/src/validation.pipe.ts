@@ -1,4 +1,4 @@
-import { type ArgumentMetadata, type Type, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
 import { ValidateBy } from 'class-validator';
 import { MAX_NESTING_DEPTH, nestsDeeperThan, ValidationError } from '@workbase/shared/kernel';
 
