@@ -120,8 +120,18 @@ function asJsonSchema(schema: unknown): unknown {
   return (schema as { nullable?: unknown }).nullable === true ? { anyOf: [converted, { enum: [null] }] } : converted;
 }
 
-/** The JSON as sent (superagent parses only some JSON media types into `body`). */
+/**
+ * The JSON as sent (superagent parses only some JSON media types into `body`; a suite that reads
+ * bytes with a parser of its own gets a Buffer, which holds the JSON of an error just the same).
+ */
 function parsedBody(res: Pick<Response, 'body' | 'text'>): unknown {
+  if (!res.text && Buffer.isBuffer(res.body)) {
+    try {
+      return JSON.parse(res.body.toString('utf8'));
+    } catch {
+      return res.body;
+    }
+  }
   if (!res.text) return res.body;
   try {
     return JSON.parse(res.text);
