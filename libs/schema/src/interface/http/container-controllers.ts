@@ -5,37 +5,21 @@ import { ListsController } from './lists.controller';
 import { ObjectsController } from './objects.controller';
 import { createViewsController } from './views.controller';
 
-const ObjectAttributesController = createAttributesController({
-  path: 'objects',
-  noun: 'object',
-  tag: 'Object attributes',
+const OBJECT = {
   readScopes: [SCOPES.objectConfigurationRead],
   writeScopes: [SCOPES.objectConfigurationReadWrite],
   lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.object(workspaceId, identifier)),
-});
-
-const ListAttributesController = createAttributesController({
-  path: 'lists',
-  noun: 'list',
-  tag: 'List attributes',
+};
+const LIST = {
   readScopes: [SCOPES.listConfigurationRead],
   writeScopes: [SCOPES.listConfigurationReadWrite],
   lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
-});
+};
 
-const ObjectViewsController = createViewsController({
-  kind: 'object',
-  readScopes: [SCOPES.objectConfigurationRead],
-  writeScopes: [SCOPES.objectConfigurationReadWrite],
-  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.object(workspaceId, identifier)),
-});
-
-const ListViewsController = createViewsController({
-  kind: 'list',
-  readScopes: [SCOPES.listConfigurationRead],
-  writeScopes: [SCOPES.listConfigurationReadWrite],
-  lookup: containerLookup(ContainerResolver, (containers, workspaceId, identifier) => containers.list(workspaceId, identifier)),
-});
+const ObjectAttributesController = createAttributesController({ ...OBJECT, path: 'objects', noun: 'object', tag: 'Object attributes' });
+const ListAttributesController = createAttributesController({ ...LIST, path: 'lists', noun: 'list', tag: 'List attributes' });
+const ObjectViewsController = createViewsController({ ...OBJECT, kind: 'object' });
+const ListViewsController = createViewsController({ ...LIST, kind: 'list' });
 
 /**
  * The schema's endpoints under `/v2/objects` and `/v2/lists`: the objects and lists themselves
