@@ -6,7 +6,6 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { DeleteRecordFilesListener } from './application/delete-record-files.listener';
 import { FILE_CONTENTS } from './application/file-contents';
 import { FileCommands } from './application/file.commands';
-import { FileDirectory } from './application/file.directory';
 import { FileHousekeeping } from './application/file-housekeeping';
 import { FileQueries } from './application/file.queries';
 import { RecordPlaces } from './application/record-places';
@@ -28,7 +27,6 @@ import { FilesController } from './interface/http/files.controller';
     FileQueries,
     UploadFileUseCase,
     FileHousekeeping,
-    FileDirectory,
     DeleteRecordFilesListener,
     MergeRecordFilesListener,
     {
@@ -39,6 +37,6 @@ import { FilesController } from './interface/http/files.controller';
     },
     { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
   ],
-  exports: [DeleteRecordFilesListener, MergeRecordFilesListener, FileDirectory],
+  exports: [DeleteRecordFilesListener, MergeRecordFilesListener],
 })
 export class FilesModule {}

@@ -1,4 +1,3 @@
 export { FilesModule } from './files.module';
 export { DeleteRecordFilesListener } from './application/delete-record-files.listener';
 export { MergeRecordFilesListener } from './application/merge-record-files.listener';
-export { FileDirectory } from './application/file.directory';
