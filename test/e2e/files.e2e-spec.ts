@@ -497,6 +497,7 @@ describe('files', () => {
       const theirFolder = (await post('/v2/files', { object: 'people', record_id: otherPersonId, file_type: 'folder', name: 'Theirs' }, other.token).expect(200)).body.data.id.file_id;
       await post('/v2/files', { object: 'people', record_id: personId, file_type: 'folder', name: 'x', parent_folder_id: theirFolder }).expect(404);
       await upload(Buffer.from('x'), { parent: theirFolder }).expect(404);
+      await get(`/v2/files?object=people&record_id=${personId}&parent_folder_id=${theirFolder}`).expect(404);
     });
 
     it('needs file:read (+ object_configuration:read, record_permission:read) to read and file:read-write to write', async () => {
