@@ -222,6 +222,21 @@ describe('batch writes of records and entries (e2e)', () => {
       expect((await get(`/v2/lists/hiring/entries/${entryA}`).expect(200)).body.data.entry_values.score[0].value).toBe(5);
       await post('/v2/lists/hiring/entries/batch', { operations: [] }).expect(400);
     });
+
+    it("answers 404 for another workspace's list, an item 404 for its entry, and 403 without the write scope", async () => {
+      await post('/v2/lists', { data: { name: 'Hiring', api_slug: 'hiring', parent_object: 'people' } }, other.token).expect(200);
+      const foreignList = (await get('/v2/lists/hiring', other.token).expect(200)).body.data.id.list_id as string;
+      const parent = (await post('/v2/objects/people/records', { data: person('entry-tenancy@batch.test') }, other.token).expect(200)).body.data.id.record_id as string;
+      const foreignEntry = (await post('/v2/lists/hiring/entries', { data: { parent_record_id: parent, parent_object: 'people', entry_values: {} } }, other.token).expect(200)).body.data.id.entry_id as string;
+      const before = await footprint();
+      await post(`/v2/lists/${foreignList}/entries/batch`, { operations: [{ op: 'delete', entry_id: foreignEntry }] }).expect(404);
+      const items = (await post('/v2/lists/hiring/entries/batch', { operations: [{ op: 'update', entry_id: foreignEntry, data: { entry_values: {} } }, { op: 'delete', entry_id: foreignEntry }] }).expect(200)).body.data;
+      expect(items.map((item: { status: number }) => item.status)).toEqual([404, 404]);
+      const reader = await t.tokenFor(ws.workspaceId, ['record_permission:read', 'list_entry:read', 'list_configuration:read', 'object_configuration:read']);
+      expect((await post('/v2/lists/hiring/entries/batch', { operations: [{ op: 'delete', entry_id: foreignEntry }] }, reader)).status).toBe(403);
+      expect(await footprint()).toEqual(before);
+      await get(`/v2/lists/hiring/entries/${foreignEntry}`, other.token).expect(200);
+    });
   });
 });
 
