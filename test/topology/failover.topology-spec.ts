@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RevokeTokenUseCase } from '@workbase/access';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
-import { PG_BIN, type Pg15Cluster, spawnAsServiceUser, startPg15 } from './support/pg15';
+import { PG_BIN, type Pg15Cluster, spawnAsServiceUser } from './support/pg15';
 import { type TopologyFixtures, workspaceFixtures } from './support/fixtures';
-import { queryOnce, startStandby, until } from './support/standby';
+import { queryOnce, startPrimaryWithStandby, until } from './support/standby';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 const WRITERS = 4;
@@ -57,9 +57,7 @@ describe('failover of a primary with a synchronous standby, under load', () => {
   let revocable: string;
 
   beforeAll(async () => {
-    primary = await startPg15();
-    await queryOnce(primary.url(), 'CREATE DATABASE workbase');
-    standby = await startStandby(primary, 'standby1');
+    ({ primary, standby } = await startPrimaryWithStandby('standby1'));
     await queryOnce(primary.url(), `ALTER SYSTEM SET synchronous_standby_names = 'standby1'`);
     await queryOnce(primary.url(), 'SELECT pg_reload_conf()');
     await until('a synchronous standby', async () => (await queryOnce<{ sync_state: string }>(primary.url(), `SELECT sync_state FROM pg_stat_replication`))[0]?.sync_state === 'sync', 30_000);

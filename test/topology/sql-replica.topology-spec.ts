@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
-import { type Pg15Cluster, startPg15 } from './support/pg15';
+import type { Pg15Cluster } from './support/pg15';
 import { type TopologyFixtures, workspaceFixtures } from './support/fixtures';
-import { queryOnce, startStandby, until } from './support/standby';
+import { queryOnce, startPrimaryWithStandby, until } from './support/standby';
 
 /**
  * SQL_DATABASE_URL: POST /v2/sql runs on a hot standby, and says how far behind it was in
@@ -19,9 +19,7 @@ describe('POST /v2/sql on a read replica (SQL_DATABASE_URL)', () => {
   let token: string;
 
   beforeAll(async () => {
-    primary = await startPg15();
-    await queryOnce(primary.url(), 'CREATE DATABASE workbase');
-    standby = await startStandby(primary, 'replica1');
+    ({ primary, standby } = await startPrimaryWithStandby('replica1'));
     const url = primary.url('workbase');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -32,3 +32,19 @@ export async function until<T>(what: string, check: () => Promise<T | null | und
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
   }
 }
+
+/**
+ * A primary with a `workbase` database and a hot standby named `name` streaming from it (the
+ * set-up of the replica and failover suites). If the standby fails to start, the primary is
+ * destroyed before the error is thrown.
+ */
+export async function startPrimaryWithStandby(name: string): Promise<{ primary: Pg15Cluster; standby: Pg15Cluster }> {
+  const primary = await startPg15();
+  try {
+    await queryOnce(primary.url(), 'CREATE DATABASE workbase');
+    return { primary, standby: await startStandby(primary, name) };
+  } catch (e) {
+    await primary.destroy();
+    throw e;
+  }
+}
