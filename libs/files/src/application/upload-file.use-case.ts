@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, NotFoundError, ValidationError } from '@workbase/shared/kernel';
+import { type Actor, isUuid, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { FileRepository } from '../infrastructure/file.repository';
 import { FILE_CONTENTS, type FileContents } from './file-contents';
@@ -16,7 +16,6 @@ export type UploadPart =
 
 const FIELDS = ['file', 'object', 'record_id', 'parent_folder_id'] as const;
 type FieldName = (typeof FIELDS)[number];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_NAME_LENGTH = 1024;
 
 interface Written {
@@ -131,7 +130,7 @@ function textOf(name: string, value: string): string {
 function uuidField(fields: Map<FieldName, string>, name: 'record_id' | 'parent_folder_id'): string | null {
   const value = fields.get(name);
   if (value === undefined) return null;
-  if (!UUID.test(value)) throw new ValidationError(`${name}: must be a UUID.`, { field: name });
+  if (!isUuid(value)) throw new ValidationError(`${name}: must be a UUID.`, { field: name });
   return value.toLowerCase();
 }
 
