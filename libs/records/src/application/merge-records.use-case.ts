@@ -61,10 +61,13 @@ export class MergeRecordsUseCase {
       const changed = new Set(await this.store.repointReferences(workspaceId, originals, newRecordId, who.actor));
       // A relationship's other side follows the side the merge chose: a record linked to the
       // secondary through a single-valued side the primary's value won is unlinked.
-      for (const attribute of attributes.filter((a) => a.relationshipAttributeId)) {
-        const kept = values.filter((value) => value.attributeId === attribute.id).map((value) => value.value.ref!);
-        for (const id of await this.store.closeReferencesExcept(workspaceId, attribute.relationshipAttributeId!, newRecordId, kept)) changed.add(id);
-      }
+      const sides = attributes
+        .filter((a) => a.relationshipAttributeId)
+        .map((attribute) => ({
+          attributeId: attribute.relationshipAttributeId!,
+          keep: values.filter((value) => value.attributeId === attribute.id).map((value) => value.value.ref!),
+        }));
+      for (const id of await this.store.closeReferencesExcept(workspaceId, newRecordId, sides)) changed.add(id);
       const byAttribute = new Map(attributes.map((attribute) => [attribute.id, attribute]));
       const plans = [...new Set(values.map((value) => value.attributeId))].map((attributeId) => ({
         attribute: byAttribute.get(attributeId)!,

@@ -507,17 +507,21 @@ export class RecordRepository {
   }
 
   /**
-   * Closes current values of `attributeId` naming `recordId` held by records not in `keep`: the
-   * reverse side of a relationship follows the forward side a merge chose.
+   * Closes current values naming `recordId` of each `sides[].attributeId`, held by records not in
+   * that side's `keep`, in one statement: the reverse side of a relationship follows the forward
+   * side a merge chose. Answers the records whose values were closed.
    */
-  async closeReferencesExcept(workspaceId: string, attributeId: string, recordId: string, keep: readonly string[]): Promise<string[]> {
+  async closeReferencesExcept(workspaceId: string, recordId: string, sides: ReadonlyArray<{ attributeId: string; keep: readonly string[] }>): Promise<string[]> {
+    if (sides.length === 0) return [];
     const rows = await this.transactions.query<{ record_id: string }>(
       `WITH closed AS (
-         UPDATE record_values SET active_until = now()
-          WHERE workspace_id = $1 AND attribute_id = $2 AND value_ref = $3 AND active_until IS NULL AND record_id <> ALL ($4::uuid[])
-          RETURNING record_id)
+         UPDATE record_values v SET active_until = now()
+          WHERE v.workspace_id = $1 AND v.value_ref = $2 AND v.active_until IS NULL
+            AND EXISTS (SELECT 1 FROM jsonb_to_recordset($3::jsonb) AS side(attribute_id uuid, keep uuid[])
+                         WHERE side.attribute_id = v.attribute_id AND v.record_id <> ALL (side.keep))
+          RETURNING v.record_id)
        SELECT DISTINCT record_id FROM closed`,
-      [workspaceId, attributeId, recordId, keep],
+      [workspaceId, recordId, JSON.stringify(sides.map((side) => ({ attribute_id: side.attributeId, keep: side.keep })))],
     );
     return rows.map((row) => row.record_id);
   }
