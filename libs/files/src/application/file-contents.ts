@@ -17,6 +17,8 @@ export interface FileContents {
   read(file: { workspaceId: string; fileId: string; storageKey: string | null; contentSize: number }): Promise<Readable>;
   /** Removes bytes whose entry is gone (nothing to do where the bytes went with the entry). */
   discard(storageKey: string): Promise<void>;
+  /** Releases the storage client's connections at shutdown, after the last discard (FileHousekeeping calls it). */
+  close?(): void;
 }
 
 export const FILE_CONTENTS = Symbol('FILE_CONTENTS');

@@ -32,6 +32,7 @@ export class FileHousekeeping implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    this.contents.close?.();
   }
 
   /** Starts a pass unless one is running; failures are logged and retried by the next pass. */

@@ -79,7 +79,7 @@ export class S3FileContents implements FileContents {
     }
   }
 
-  destroy(): void {
+  close(): void {
     this.client.destroy();
   }
 
