@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { DomainError } from '@workbase/shared/kernel';
-import { pgError, retireOnFatalError } from '@workbase/shared/persistence';
+import { databaseAway, pgError, retireOnFatalError } from '@workbase/shared/persistence';
 import { DataSource } from 'typeorm';
 import { SqlBusyError, SqlResultTooLargeError, SqlStatementError } from '../domain/sql-errors';
 import { resultTypes, TYPE_NAMES } from './result-types';
@@ -313,6 +313,8 @@ export class SqlExecutor implements OnModuleDestroy {
     }
     if (failure.kind === 'readOnlyTransaction') return new SqlStatementError('Queries are read-only.', { sqlstate: failure.code });
     if (failure.message.includes(`"${RESULT_TOO_LARGE_MARK} `)) return new SqlResultTooLargeError(this.maxResultBytes);
+    // The database away (e.g. 53300, no connection slot, in a class otherwise the statement's) is the shared classifier's 503, never the caller's 400.
+    if (databaseAway(error)) return error;
     if (!STATEMENT_ERROR_CLASSES.includes(failure.code.slice(0, 2))) return error;
     const hint = failure.hint ? ` (${rename(failure.hint)})` : '';
     return new SqlStatementError(`The query failed: ${rename(failure.message)}${hint}`, { sqlstate: failure.code });
