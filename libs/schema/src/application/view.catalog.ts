@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, newId, NotFoundError, ValidationError } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
 import type { Container } from '../domain/container';
 import type { View, ViewAttribute, ViewChanges, ViewSort, ViewType } from '../domain/view';
 import { ViewRepository } from '../infrastructure/view.repository';
@@ -24,7 +23,6 @@ export interface NewView {
 @Injectable()
 export class ViewCatalog {
   constructor(
-    private readonly transactions: TransactionRunner,
     private readonly views: ViewRepository,
     private readonly attributes: AttributeDirectory,
     @Inject(RECORD_VALUES) private readonly records: RecordValues,
@@ -57,12 +55,8 @@ export class ViewCatalog {
   }
 
   async update(container: Container, viewId: string, changes: ViewChanges): Promise<View> {
-    return this.transactions.run(async () => {
-      if (!(await this.views.find(container.workspaceId, container.id, viewId, { lock: true }))) notFound(container, viewId);
-      await this.check(container, changes);
-      await this.views.update(container.workspaceId, viewId, changes);
-      return this.get(container, viewId);
-    });
+    await this.check(container, changes);
+    return (await this.views.update(container.workspaceId, container.id, viewId, changes)) ?? notFound(container, viewId);
   }
 
   private async check(container: Container, view: { filter?: Record<string, unknown> | null; sorts?: readonly ViewSort[]; attributes?: readonly ViewAttribute[] }): Promise<void> {

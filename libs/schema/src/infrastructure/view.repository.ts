@@ -34,9 +34,9 @@ export class ViewRepository {
     return toView(view.workspaceId, rows[0]);
   }
 
-  async find(workspaceId: string, containerId: string, viewId: string, options: { lock?: boolean } = {}): Promise<View | null> {
+  async find(workspaceId: string, containerId: string, viewId: string): Promise<View | null> {
     const rows = await this.transactions.query<RawView>(
-      `SELECT ${COLUMNS} FROM views WHERE workspace_id = $1 AND container_id = $2 AND id = $3${options.lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${COLUMNS} FROM views WHERE workspace_id = $1 AND container_id = $2 AND id = $3`,
       [workspaceId, containerId, viewId],
     );
     return rows[0] ? toView(workspaceId, rows[0]) : null;
@@ -53,8 +53,9 @@ export class ViewRepository {
     return rows.map((row) => toView(workspaceId, row));
   }
 
-  async update(workspaceId: string, viewId: string, changes: ViewChanges): Promise<void> {
-    const params: unknown[] = [workspaceId, viewId];
+  /** Changes the fields given of the container's view and answers it as left; null when the container has no such view. */
+  async update(workspaceId: string, containerId: string, viewId: string, changes: ViewChanges): Promise<View | null> {
+    const params: unknown[] = [workspaceId, containerId, viewId];
     const sets: string[] = [];
     const set = (column: string, value: unknown, cast = '') => sets.push(`${column} = $${params.push(value)}${cast}`);
     if (changes.title !== undefined) set('title', changes.title);
@@ -63,8 +64,12 @@ export class ViewRepository {
     if (changes.sorts !== undefined) set('sorts', JSON.stringify(changes.sorts), '::jsonb');
     if (changes.attributes !== undefined) set('attributes', JSON.stringify(changes.attributes), '::jsonb');
     if (changes.isArchived !== undefined) set('is_archived', changes.isArchived);
-    if (sets.length === 0) return;
-    await this.transactions.query(`UPDATE views SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params);
+    if (sets.length === 0) return this.find(workspaceId, containerId, viewId);
+    const rows = await this.transactions.query<RawView>(
+      `UPDATE views SET ${sets.join(', ')} WHERE workspace_id = $1 AND container_id = $2 AND id = $3 RETURNING ${COLUMNS}`,
+      params,
+    );
+    return rows[0] ? toView(workspaceId, rows[0]) : null;
   }
 }
 
