@@ -36,16 +36,18 @@ export class FolderWithChildrenResponse extends FolderResponse {
   @ApiProperty({ description: 'Whether any entry is directly in this folder (GET of one folder only)' }) has_children!: boolean;
 }
 
-export class ConnectedFileResponse extends FileEntryBase {
-  @ApiProperty({ enum: ['connected-file'] }) file_type!: 'connected-file';
+/** Fields of a connected file or folder. */
+class ConnectedEntryBase extends FileEntryBase {
   @ApiProperty() external_provider_file_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Set for microsoft-onedrive only' }) microsoft_drive_id!: string | null;
 }
 
-export class ConnectedFolderResponse extends FileEntryBase {
+export class ConnectedFileResponse extends ConnectedEntryBase {
+  @ApiProperty({ enum: ['connected-file'] }) file_type!: 'connected-file';
+}
+
+export class ConnectedFolderResponse extends ConnectedEntryBase {
   @ApiProperty({ enum: ['connected-folder'] }) file_type!: 'connected-folder';
-  @ApiProperty() external_provider_file_id!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Set for microsoft-onedrive only' }) microsoft_drive_id!: string | null;
 }
 
 export type FileEntryResponse = UploadedFileResponse | FolderResponse | FolderWithChildrenResponse | ConnectedFileResponse | ConnectedFolderResponse;
