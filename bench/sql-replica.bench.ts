@@ -16,9 +16,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runMigrations } from '@workbase/shared/persistence';
-import { Client } from 'pg';
-import { type Pg15Cluster, startPg15 } from '../test/topology/support/pg15';
-import { startStandby } from '../test/topology/support/standby';
+import type { Pg15Cluster } from '../test/topology/support/pg15';
+import { startPrimaryWithStandby } from '../test/topology/support/standby';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 import { appendResults, startBenchApp } from './support';
 
@@ -68,15 +67,9 @@ function percentile(times: number[], p: number): number {
 async function main(): Promise<void> {
   // This process, the service processes it forks and the primary share CPU 0; the standby has CPU 1 to itself, as a host of its own.
   execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  const primary = await startPg15({ settings: { shared_buffers: '128MB' } });
-  let standby: Pg15Cluster | undefined;
+  const { primary, standby } = await startPrimaryWithStandby('replica1', { primary: { shared_buffers: '128MB' }, standby: { shared_buffers: '128MB', hot_standby_feedback: 'on' } });
   const services: ServiceProcess[] = [];
   try {
-    const admin = new Client({ connectionString: primary.url() });
-    await admin.connect();
-    await admin.query('CREATE DATABASE workbase');
-    await admin.end();
-    standby = await startStandby(primary, 'replica1', { shared_buffers: '128MB', hot_standby_feedback: 'on' });
     pin(primary, 0);
     pin(standby, 1);
     process.stdout.write('primary on CPU 0 with this process and the services, standby on CPU 1\n');
@@ -190,7 +183,7 @@ async function main(): Promise<void> {
       for (const service of services) await service.close();
     }
   } finally {
-    await standby?.destroy();
+    await standby.destroy();
     await primary.destroy();
   }
 }

@@ -35,14 +35,17 @@ export async function until<T>(what: string, check: () => Promise<T | null | und
 
 /**
  * A primary with a `workbase` database and a hot standby named `name` streaming from it (the
- * set-up of the replica and failover suites). If the standby fails to start, the primary is
- * destroyed before the error is thrown.
+ * set-up of the replica and failover suites and of the replica bench), each server with its
+ * `settings`. If the standby fails to start, the primary is destroyed before the error is thrown.
  */
-export async function startPrimaryWithStandby(name: string): Promise<{ primary: Pg15Cluster; standby: Pg15Cluster }> {
-  const primary = await startPg15();
+export async function startPrimaryWithStandby(
+  name: string,
+  settings: { primary?: Record<string, string>; standby?: Record<string, string> } = {},
+): Promise<{ primary: Pg15Cluster; standby: Pg15Cluster }> {
+  const primary = await startPg15({ settings: settings.primary });
   try {
     await queryOnce(primary.url(), 'CREATE DATABASE workbase');
-    return { primary, standby: await startStandby(primary, name) };
+    return { primary, standby: await startStandby(primary, name, settings.standby) };
   } catch (e) {
     await primary.destroy();
     throw e;
