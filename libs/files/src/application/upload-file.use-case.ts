@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, isUuid, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { MAX_NAME_LENGTH } from '../domain/file-entry';
 import { FileRepository } from '../infrastructure/file.repository';
 import { FILE_CONTENTS, type FileContents } from './file-contents';
 import { parentFolderFor } from './file-checks';
@@ -16,7 +17,6 @@ export type UploadPart =
 
 const FIELDS = ['file', 'object', 'record_id', 'parent_folder_id'] as const;
 type FieldName = (typeof FIELDS)[number];
-const MAX_NAME_LENGTH = 1024;
 
 interface Written {
   readonly fileId: string;

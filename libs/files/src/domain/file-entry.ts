@@ -12,6 +12,9 @@ export type ConnectedProvider = (typeof CONNECTED_PROVIDERS)[number];
 /** The largest upload: the reference's "50 MB", read as 50 MiB so that nothing it documents is refused. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
+/** The longest name of a file or folder (and of a connected entry's provider ids). */
+export const MAX_NAME_LENGTH = 1024;
+
 /** One entry of a record's files: an uploaded file, a folder, or a connected provider's file or folder. */
 export interface FileEntry {
   readonly workspaceId: string;

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CursorQueryParam, LimitQueryParam, NonEmptyText, NoNulCharacters, OptionalUuid, Uuid } from '@workbase/shared/http';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { CONNECTED_PROVIDERS, type ConnectedProvider, STORAGE_PROVIDERS, type StorageProvider } from '../../domain/file-entry';
+import { CONNECTED_PROVIDERS, type ConnectedProvider, MAX_NAME_LENGTH, STORAGE_PROVIDERS, type StorageProvider } from '../../domain/file-entry';
 
 export const FILES_PAGE = { min: 1, max: 200, default: 50 } as const;
-const MAX_NAME = 1024;
 
 export class ListFilesQuery {
   @NonEmptyText({ description: 'Slug or UUID of the record\'s object' })
@@ -45,12 +44,12 @@ export class CreateFileEntryRequest {
   @IsIn(ENTRY_KINDS)
   file_type!: (typeof ENTRY_KINDS)[number];
 
-  @ApiPropertyOptional({ description: 'Folders: the folder name, 1–1024 characters', maxLength: MAX_NAME })
+  @ApiPropertyOptional({ description: 'Folders: the folder name, 1–1024 characters', maxLength: MAX_NAME_LENGTH })
   @IsOptional()
   @NoNulCharacters()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(MAX_NAME)
+  @MaxLength(MAX_NAME_LENGTH)
   name?: string;
 
   @OptionalUuid('Folders: the folder to create it in (a folder of the same record); absent: the top level')
@@ -61,12 +60,12 @@ export class CreateFileEntryRequest {
   @IsIn(CONNECTED_PROVIDERS)
   storage_provider?: ConnectedProvider;
 
-  @ApiPropertyOptional({ description: 'Connected entries: the provider\'s id of the file or folder', maxLength: MAX_NAME })
+  @ApiPropertyOptional({ description: 'Connected entries: the provider\'s id of the file or folder', maxLength: MAX_NAME_LENGTH })
   @IsOptional()
   @NoNulCharacters()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(MAX_NAME)
+  @MaxLength(MAX_NAME_LENGTH)
   external_provider_file_id?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Connected microsoft-onedrive entries: the drive id' })
@@ -74,7 +73,7 @@ export class CreateFileEntryRequest {
   @NoNulCharacters()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(MAX_NAME)
+  @MaxLength(MAX_NAME_LENGTH)
   microsoft_drive_id?: string | null;
 }
 
