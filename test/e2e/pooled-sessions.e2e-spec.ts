@@ -1,13 +1,10 @@
-import { LOCK_WAIT_NOTICE_MS, runMigrations, TransactionRunner, withStartLock } from '@workbase/shared/persistence';
+import { LOCK_WAIT_NOTICE_MS, MIGRATION_LOCK_KEY, runMigrations, TransactionRunner, withStartLock } from '@workbase/shared/persistence';
 import { Client } from 'pg';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../apps/api/src/app.factory';
 import { useTestDatabase } from '../support/suite';
-
-/** The migration lock's key (database.ts). */
-const MIGRATION_LOCK_KEY = 7_406_021_311;
 
 /**
  * What lets a process work through a pooler in transaction mode, checked on a plain server (the

@@ -76,7 +76,7 @@ export async function ensureDatabase(maintenanceUrl: string, database: string): 
 }
 
 /** Arbitrary but fixed: serialises migrations when several processes start at once. */
-const MIGRATION_LOCK_KEY = 7_406_021_311;
+export const MIGRATION_LOCK_KEY = 7_406_021_311;
 
 /** A process that waits longer than this for a start-up lock says so (then waits on). */
 export const LOCK_WAIT_NOTICE_MS = 2_000;
