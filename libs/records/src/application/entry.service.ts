@@ -49,10 +49,10 @@ export class EntryService {
   }
 
   /** The create itself, in the caller's transaction when there is one (batches); answers the entry's id. */
-  write(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<string> {
+  write(who: WriteScope, parent: EntryParent, values: ValuesInput, attributes?: readonly Attribute[]): Promise<string> {
     return this.transactions.run(async () => {
       const parentRecordId = await this.validParent(who.container, parent);
-      return (await this.creates.write(who, values, { parentRecordId })).record.id;
+      return (await this.creates.write(who, values, { parentRecordId, attributes })).record.id;
     });
   }
 
@@ -62,15 +62,15 @@ export class EntryService {
   }
 
   /** The assert itself, in the caller's transaction when there is one (batches); answers the entry's id. */
-  assertWrite(who: WriteScope, parent: EntryParent, values: ValuesInput): Promise<string> {
+  assertWrite(who: WriteScope, parent: EntryParent, values: ValuesInput, attributes?: readonly Attribute[]): Promise<string> {
     const { container: list } = who;
     return this.transactions.run(async () => {
       const parentRecordId = await this.validParent(list, parent);
       await this.store.lockWriteKeys(list.workspaceId, list.id, [parentRecordId]);
       const existing = await this.store.findEntriesOfParent(list.workspaceId, list.id, parentRecordId, 2);
       if (existing.length > 1) throw new DomainError('multiple_match_results', `Record ${parentRecordId} has several entries in list "${list.slug}"; update one by its entry_id.`);
-      if (existing.length === 0) return (await this.creates.write(who, values, { parentRecordId })).record.id;
-      await this.updates.write(who, existing[0], values, 'overwrite');
+      if (existing.length === 0) return (await this.creates.write(who, values, { parentRecordId, attributes })).record.id;
+      await this.updates.write(who, existing[0], values, 'overwrite', { attributes });
       return existing[0];
     });
   }

@@ -85,11 +85,11 @@ export class WriteBatchUseCase {
     const { container } = who;
     switch (operation.op) {
       case 'create':
-        if (operation.parent) return this.entries.write(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values);
+        if (operation.parent) return this.entries.write(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values, attributes);
         return (await this.creates.write(who, operation.values, { attributes })).record.id;
       case 'assert':
         if (target === 'entries' && operation.parent) {
-          return this.entries.assertWrite(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values);
+          return this.entries.assertWrite(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values, attributes);
         }
         return (await this.asserts.execute(who, operation.matchingAttribute!, operation.values, { attributes })).recordId;
       case 'update':
