@@ -13,3 +13,4 @@ export {
 export { type SubscriptionFilter, type FilterCondition } from './domain/subscription-filter';
 export { type WebhookStatus } from './domain/webhook';
 export { wireEvent, type StoredEvent } from './domain/wire-event';
+export { compareOutboxPositions, type OutboxPosition } from './domain/outbox-position';

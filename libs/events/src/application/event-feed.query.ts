@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, EVENT_READ_SCOPES, type EventType, ForbiddenError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
-import { wireEvent } from '@workbase/webhooks';
-import { compareFeedPositions, FEED_START, type FeedPosition } from '../domain/feed-position';
+import { compareOutboxPositions, wireEvent } from '@workbase/webhooks';
+import { FEED_START, type FeedPosition } from '../domain/feed-position';
 import { isEveryEventType, readableEventTypes } from '../domain/readable-event-types';
 import { EventFeedRepository } from '../infrastructure/event-feed.repository';
 
@@ -62,14 +62,14 @@ export class EventFeedQuery {
     // Checked after the read: retention deletes a prefix of the feed and records it in the same
     // transaction, so if nothing past `from` had been deleted by now, the read above missed nothing.
     const pruned = await this.repository.prunedThrough(workspaceId);
-    if (pruned && start && 'after' in start && compareFeedPositions(start.after, pruned.position) < 0) {
+    if (pruned && start && 'after' in start && compareOutboxPositions(start.after, pruned.position) < 0) {
       throw new DomainError('cursor_expired', 'cursor: the events after this cursor are older than the retention period (EVENT_RETENTION_DAYS) and some were deleted; start again without cursor.', { field: 'cursor' });
     }
     if (pruned && start && 'since' in start && start.since <= pruned.until) {
       throw new DomainError('cursor_expired', `since: events at or after ${start.since.toISOString()} are older than the retention period (EVENT_RETENTION_DAYS) and some were deleted; start later or without since.`, { field: 'since' });
     }
     const last = rows.at(-1);
-    let next = last ? { txId: last.tx_id, eventId: last.id } : from;
+    let next = last ? { lastTxId: last.tx_id, lastEventId: last.id } : from;
     if (filter && rows.length < limit) next = (await this.repository.lastPositionAfter(workspaceId, next)) ?? next;
     return {
       events: rows.map((row) => Object.assign(wireEvent(row), { event_id: row.id, occurred_at: row.occurred_at.toISOString() })),

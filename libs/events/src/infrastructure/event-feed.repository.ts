@@ -45,7 +45,7 @@ export class EventFeedRepository {
    * only of `types` unless null (every type). A range scan of `event_outbox_workspace_commit_order`.
    */
   async eventsAfter(workspaceId: string, after: FeedPosition, types: readonly EventType[] | null, limit: number): Promise<FeedEvent[]> {
-    const params: unknown[] = [workspaceId, after.txId, after.eventId, limit];
+    const params: unknown[] = [workspaceId, after.lastTxId, after.lastEventId, limit];
     const ofTypes = types === null ? '' : `AND e.event_type = ANY($${params.push(types)}::text[])`;
     // Ordered by the columns (`e.`), not by the text output columns of the same names.
     return this.transactions.query<FeedEvent>(
@@ -71,7 +71,7 @@ export class EventFeedRepository {
        ORDER BY ${FEED_ORDER} LIMIT 1`,
       [workspaceId, '0', '0', since],
     );
-    return first ? { txId: first.tx_id, eventId: first.id } : this.lastPositionAfter(workspaceId, { txId: '0', eventId: '0' });
+    return first ? { lastTxId: first.tx_id, lastEventId: first.id } : this.lastPositionAfter(workspaceId, { lastTxId: '0', lastEventId: '0' });
   }
 
   /** The workspace's last event after `after` and behind the horizon (any type); null when there is none. */
@@ -80,9 +80,9 @@ export class EventFeedRepository {
       `SELECT e.tx_id::text, e.id::text FROM event_outbox e
        WHERE ${AFTER_IN_WORKSPACE}
        ORDER BY e.workspace_id DESC, e.tx_id DESC, e.id DESC LIMIT 1`,
-      [workspaceId, after.txId, after.eventId],
+      [workspaceId, after.lastTxId, after.lastEventId],
     );
-    return last ? { txId: last.tx_id, eventId: last.id } : null;
+    return last ? { lastTxId: last.tx_id, lastEventId: last.id } : null;
   }
 
   /** What retention has deleted of the workspace's events; null when nothing yet. */
@@ -91,7 +91,7 @@ export class EventFeedRepository {
       `SELECT pruned_tx_id::text, pruned_event_id::text, pruned_until FROM event_feed_retention WHERE workspace_id = $1`,
       [workspaceId],
     );
-    return row ? { position: { txId: row.pruned_tx_id, eventId: row.pruned_event_id }, until: row.pruned_until } : null;
+    return row ? { position: { lastTxId: row.pruned_tx_id, lastEventId: row.pruned_event_id }, until: row.pruned_until } : null;
   }
 
   /**

@@ -9,7 +9,8 @@ import { wireEvent, type WireEvent } from '../domain/wire-event';
 import { DeliveryQueue } from '../infrastructure/delivery-queue';
 import { DeliveryRepository, type NewDelivery } from '../infrastructure/delivery.repository';
 import { type DeliverableWebhook, EndpointHealthRepository } from '../infrastructure/endpoint-health.repository';
-import { compareOutboxPositions, OutboxCursorRepository, type OutboxEvent, type OutboxPosition } from '../infrastructure/outbox-cursor.repository';
+import { compareOutboxPositions, type OutboxPosition } from '../domain/outbox-position';
+import { OutboxCursorRepository, type OutboxEvent } from '../infrastructure/outbox-cursor.repository';
 
 /** Lowest pg-boss priority given (an int column): a backlog deeper than this orders as this deep. */
 const MIN_PRIORITY = -1_000_000_000;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
+import { compareOutboxPositions, type OutboxPosition } from '../domain/outbox-position';
 
 /** An event of the outbox as fan-out reads it; its type is one of the kernel's catalogue (the outbox is written only through `DomainEvent<T>`). */
 export interface OutboxEvent {
@@ -21,21 +22,7 @@ const CONSUMER = 'webhooks';
  */
 const AHEAD_CONSUMER = 'webhooks:ahead';
 
-/** A place in the outbox's commit order (`(tx_id, id)`), as the cursor keeps it. */
-export interface OutboxPosition {
-  readonly lastTxId: string;
-  readonly lastEventId: string;
-}
-
 const positionOf = (row: { tx_id: string; id: string }): OutboxPosition => ({ lastTxId: row.tx_id, lastEventId: row.id });
-
-/** Orders two positions by (tx_id, id), both 64-bit: compared as bigints, not as numbers or text. */
-export function compareOutboxPositions(a: OutboxPosition, b: OutboxPosition): number {
-  const tx = BigInt(a.lastTxId) - BigInt(b.lastTxId);
-  if (tx !== 0n) return tx < 0n ? -1 : 1;
-  const id = BigInt(a.lastEventId) - BigInt(b.lastEventId);
-  return id === 0n ? 0 : id < 0n ? -1 : 1;
-}
 
 /**
  * Fan-out's place in the outbox (`webhook_dispatch_cursor`): the cursor, which moves in commit

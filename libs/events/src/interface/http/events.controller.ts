@@ -52,7 +52,7 @@ export class EventsController {
     const page = await this.feed.page(auth.workspaceId, { start, eventTypes, scopes: auth.scopes, limit: query.limit ?? EVENTS_PAGE.default });
     return {
       data: page.events as unknown as EventFeedPageEnvelope['data'],
-      pagination: { next_cursor: this.cursors.encode(CURSOR_KIND, binding, { tx: page.next.txId, id: page.next.eventId }) },
+      pagination: { next_cursor: this.cursors.encode(CURSOR_KIND, binding, { tx: page.next.lastTxId, id: page.next.lastEventId }) },
     };
   }
 }
