@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '@workbase/records';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { CursorCodec } from '@workbase/shared/http';
+import { CURSOR_CODEC_PROVIDER } from '@workbase/shared/http';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { DeleteRecordFilesListener } from './application/delete-record-files.listener';
 import { FILE_CONTENTS } from './application/file-contents';
@@ -35,7 +35,7 @@ import { FilesController } from './interface/http/files.controller';
       useFactory: (config: AppConfig, transactions: TransactionRunner) =>
         config.files.storage === 's3' && config.files.s3 ? new S3FileContents(config.files.s3) : new PostgresFileContents(transactions),
     },
-    { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
+    CURSOR_CODEC_PROVIDER,
   ],
   exports: [DeleteRecordFilesListener, MergeRecordFilesListener],
 })

@@ -3,8 +3,7 @@ import { Module } from '@nestjs/common';
 import { SchemaModule } from '@workbase/schema';
 import { RecordsModule } from '@workbase/records';
 import { TargetPolicyModule } from '@workbase/webhooks';
-import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { CursorCodec } from '@workbase/shared/http';
+import { CURSOR_CODEC_PROVIDER } from '@workbase/shared/http';
 import { CallRecordings } from './application/call-recordings';
 import { CallRecordingRepository } from './infrastructure/call-recording.repository';
 import { CallRecordingsController } from './interface/http/call-recordings.controller';
@@ -25,7 +24,7 @@ import { MeetingsController } from './interface/http/meetings.controller';
     MeetingDirectory,
     CallRecordingRepository,
     CallRecordings,
-    { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
+    CURSOR_CODEC_PROVIDER,
     MergeRecordMeetingsListener,
   ],
   exports: [MeetingDirectory, MergeRecordMeetingsListener],

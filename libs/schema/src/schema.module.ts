@@ -1,5 +1,4 @@
-import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { CursorCodec } from '@workbase/shared/http';
+import { CURSOR_CODEC_PROVIDER } from '@workbase/shared/http';
 import { ViewCatalog } from './application/view.catalog';
 import { ViewDirectory } from './application/view.directory';
 import { ViewRepository } from './infrastructure/view.repository';
@@ -32,8 +31,8 @@ const facades = [ViewCatalog, ViewDirectory, AttributeCatalog, AttributeDirector
 @Module({
   imports: [TypeOrmModule.forFeature([...ATTRIBUTES_ORM_ENTITIES, ...CONTAINERS_ORM_ENTITIES])],
   providers: [
-    { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
+    CURSOR_CODEC_PROVIDER,
     ViewRepository, AttributeRepository, OptionRepository, ObjectRepository, ListRepository, ...facades],
-  exports: [...facades, CursorCodec],
+  exports: [...facades],
 })
 export class SchemaModule {}

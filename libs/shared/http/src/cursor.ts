@@ -1,4 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { FactoryProvider } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { ValidationError } from '@workbase/shared/kernel';
 
 /**
@@ -99,3 +101,10 @@ function queryDigest(query: CursorQuery): string {
     .map((key) => [key, query[key]]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
 }
+
+/** The codec a paginating context provides, keyed by CURSOR_SECRET: one definition for every module that signs cursors. */
+export const CURSOR_CODEC_PROVIDER: FactoryProvider<CursorCodec> = {
+  provide: CursorCodec,
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret),
+};
