@@ -4,15 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { CreateMemberUseCase, CreateWorkspaceUseCase, IssueTokenUseCase, RevokeTokenUseCase } from '../../libs/access/src';
-import { loadConfig } from '../../libs/shared/config/src';
-import { createLogger } from '../../libs/shared/http/src';
-import { ALL_SCOPES } from '../../libs/shared/kernel/src';
-import { MIGRATIONS } from '../../libs/shared/persistence/src';
-import { createApp } from '../../apps/api/src/app.factory';
+import { CreateMemberUseCase, IssueTokenUseCase, RevokeTokenUseCase } from '@workbase/access';
+import { ALL_SCOPES } from '@workbase/shared/kernel';
+import { MIGRATIONS } from '@workbase/shared/persistence';
 import { FAST_WEBHOOK_ENV, waitFor } from '../e2e/webhooks.helpers';
 import { freePort, killService, type ServiceProcess, spawnService, untilReady } from '../support/processes';
 import { within } from '../support/timing';
+import { workspaceFixtures } from './support/fixtures';
 import { type Pg15Cluster, startPg15 } from './support/pg15';
 import { type PgBouncer, type PoolMode, startPgBouncer } from './support/pgbouncer';
 
@@ -105,10 +103,10 @@ describe('behind PgBouncer', () => {
       workers.push(spawnService('worker', env(0, ports[0])), spawnService('worker', env(1, ports[1])));
       await Promise.all([...apis, ...workers].map((service) => untilReady(service)));
 
-      const config = loadConfig({ DATABASE_URL: bouncer.url(), LOG_LEVEL: 'silent', CURSOR_SECRET: cursorSecret, RUN_WORKER: 'false', DB_POOL_SIZE: '2' });
-      fixtures = await createApp(config, bouncer.url(), createLogger('silent'));
-      workspaceId = (await fixtures.get(CreateWorkspaceUseCase).execute({ name: 'Pooled', slug: `pooled-${mode}`, adminEmail: `admin@${mode}.pooled.test` })).workspaceId;
-      token = (await fixtures.get(IssueTokenUseCase).execute({ workspaceId, scopes: ALL_SCOPES, name: 'pooled' })).accessToken;
+      const made = await workspaceFixtures(bouncer.url(), cursorSecret, `pooled-${mode}`, { DB_POOL_SIZE: '2' });
+      fixtures = made.app;
+      workspaceId = made.workspaceId;
+      token = await made.token('pooled');
     }, 240_000);
 
     afterAll(async () => {
