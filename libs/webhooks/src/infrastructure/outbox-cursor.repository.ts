@@ -22,6 +22,13 @@ const CONSUMER = 'webhooks';
  */
 const AHEAD_CONSUMER = 'webhooks:ahead';
 
+/**
+ * The outbox's events after a position (`$1`/`$2`) and behind the commit-safe horizon: only rows
+ * written by transactions older than the oldest one still running, so no event can later appear
+ * behind a position fan-out has passed.
+ */
+const AFTER_CURSOR = `(e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+
 const positionOf = (row: { tx_id: string; id: string }): OutboxPosition => ({ lastTxId: row.tx_id, lastEventId: row.id });
 
 /**
@@ -69,7 +76,7 @@ export class OutboxCursorRepository {
       // ("1000" < "999") cut by the limit would move the cursor past events it never read.
       `SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at
        FROM event_outbox e
-       WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       WHERE ${AFTER_CURSOR}
        ORDER BY e.tx_id, e.id LIMIT $3`,
       [cursor.lastTxId, cursor.lastEventId, limit],
     );
@@ -94,7 +101,7 @@ export class OutboxCursorRepository {
   async batchEnd(cursor: OutboxPosition, batchSize: number): Promise<OutboxPosition | null> {
     const [row] = await this.transactions.query<{ tx_id: string; id: string }>(
       `SELECT e.tx_id::text, e.id::text FROM event_outbox e
-       WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       WHERE ${AFTER_CURSOR}
        ORDER BY e.tx_id, e.id OFFSET $3 LIMIT 1`,
       [cursor.lastTxId, cursor.lastEventId, batchSize - 1],
     );
@@ -114,9 +121,9 @@ export class OutboxCursorRepository {
   ): Promise<{ events: OutboxEvent[]; scannedTo: OutboxPosition | null }> {
     const rows = await this.transactions.query<OutboxEvent & { scanned_to: boolean }>(
       `WITH scanned AS MATERIALIZED (
-         SELECT workspace_id, id, tx_id, event_type FROM event_outbox
-         WHERE (tx_id, id) > ($1::xid8, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY tx_id, id LIMIT $3
+         SELECT e.workspace_id, e.id, e.tx_id, e.event_type FROM event_outbox e
+         WHERE ${AFTER_CURSOR}
+         ORDER BY e.tx_id, e.id LIMIT $3
        ), subscribed AS (
          SELECT DISTINCT w.workspace_id, s->>'event_type' AS event_type
          FROM webhooks w CROSS JOIN LATERAL jsonb_array_elements(w.subscriptions) s
