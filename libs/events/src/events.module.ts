@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { CursorCodec } from '@workbase/shared/http';
+import { CURSOR_CODEC_PROVIDER } from '@workbase/shared/http';
 import { EventFeedQuery } from './application/event-feed.query';
 import { EventRetention } from './application/event-retention';
 import { EventFeedRepository } from './infrastructure/event-feed.repository';
@@ -13,7 +12,7 @@ import { EventsController } from './interface/http/events.controller';
     EventFeedRepository,
     EventFeedQuery,
     EventRetention,
-    { provide: CursorCodec, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret) },
+    CURSOR_CODEC_PROVIDER,
   ],
   exports: [EventRetention],
 })
