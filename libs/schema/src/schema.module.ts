@@ -1,4 +1,4 @@
-import { CURSOR_CODEC_PROVIDER } from '@workbase/shared/http';
+import { CURSOR_CODEC_PROVIDER, CursorCodec } from '@workbase/shared/http';
 import { ViewCatalog } from './application/view.catalog';
 import { ViewDirectory } from './application/view.directory';
 import { ViewRepository } from './infrastructure/view.repository';
@@ -33,6 +33,7 @@ const facades = [ViewCatalog, ViewDirectory, AttributeCatalog, AttributeDirector
   providers: [
     CURSOR_CODEC_PROVIDER,
     ViewRepository, AttributeRepository, OptionRepository, ObjectRepository, ListRepository, ...facades],
-  exports: [...facades],
+  // The schema's controllers are mounted by RecordsModule (see there), which resolves their codec from here.
+  exports: [...facades, CursorCodec],
 })
 export class SchemaModule {}
