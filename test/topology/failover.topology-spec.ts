@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RevokeTokenUseCase } from '@workbase/access';
+import { FAST_WEBHOOK_ENV } from '../e2e/webhooks.helpers';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
 import { PG_BIN, type Pg15Cluster, spawnAsServiceUser } from './support/pg15';
 import { type TopologyFixtures, workspaceFixtures } from './support/fixtures';
@@ -10,17 +11,6 @@ import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 const WRITERS = 4;
 const READERS = 2;
-/** Delivery tuning of the webhook suites: a job claimed by a worker that lost the database is taken again after 5 s, not 120 s. */
-const FAST_WEBHOOK_ENV = {
-  WEBHOOK_RETRY_SCHEDULE: ['0.2', '0.3', ...Array.from({ length: 18 }, () => '0.5')].join(','),
-  WEBHOOK_FANOUT_INTERVAL_MS: '50',
-  WEBHOOK_DELIVERY_TIMEOUT_MS: '2000',
-  WEBHOOK_JOB_EXPIRE_SECONDS: '5',
-  WEBHOOK_MAINTENANCE_INTERVAL_SECONDS: '1',
-  WEBHOOK_RATE_LIMIT_PER_SECOND: '1000',
-  WEBHOOK_CIRCUIT_OPEN_MS: '300',
-  WEBHOOK_CIRCUIT_MAX_OPEN_MS: '1000',
-};
 
 type Outcome = number | 'connection error' | 'timeout';
 
