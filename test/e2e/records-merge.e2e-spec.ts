@@ -138,6 +138,50 @@ describe('record merge (e2e)', () => {
     expect((await values('people', newId)).associated_deals.map((v: { target_record_id: string }) => v.target_record_id)).toEqual([deal]);
   });
 
+  it('a relationship with both sides on one object: no self-reference, no merged-away id, both sides consistent', async () => {
+    // people.manager (one) <-> people.reports (many), and a plain self-referencing people.referred_by.
+    await post('/v2/objects/people/attributes', {
+      data: {
+        title: 'Manager', api_slug: 'manager', type: 'record-reference', is_required: false, is_unique: false, is_multiselect: false, config: {},
+        relationship: { object: 'people', title: 'Reports', api_slug: 'reports', is_multiselect: true },
+      },
+    }).expect(200);
+    await post('/v2/objects/people/attributes', {
+      data: { title: 'Referred by', api_slug: 'referred_by', type: 'record-reference', is_required: false, is_unique: false, is_multiselect: false, config: { record_reference: { allowed_objects: ['people'] } } },
+    }).expect(200);
+    const person = (id: string) => [{ target_object: 'people', target_record_id: id }];
+    const refs = (vals: Record<string, Array<{ target_record_id: string }>> | undefined, slug: string) => (vals?.[slug] ?? []).map((v) => v.target_record_id).sort();
+
+    const boss = await createRecord('people', { name: 'Boss, Big' });
+    const scout = await createRecord('people', { name: 'Scout, Talent' });
+    // The secondary manages the primary and another report; then each is marked as referred by the other.
+    const secondary = await createRecord('people', { name: 'Lead, Team', manager: person(boss), referred_by: person(scout) });
+    const primary = await createRecord('people', { name: 'Lead, T.', manager: person(secondary) });
+    const report = await createRecord('people', { name: 'Report, Other', manager: person(secondary) });
+    await t.http().patch(`/v2/objects/people/records/${primary}`).set({ Authorization: `Bearer ${ws.token}` }).send({ data: { values: { referred_by: person(secondary) } } }).expect(200);
+    await t.http().patch(`/v2/objects/people/records/${secondary}`).set({ Authorization: `Bearer ${ws.token}` }).send({ data: { values: { referred_by: person(primary) } } }).expect(200);
+    expect(refs(await values('people', secondary), 'reports')).toEqual([primary, report].sort());
+
+    const newId = (await merge(primary, secondary).expect(200)).body.data.new_record_id as string;
+
+    const merged = await values('people', newId);
+    // The primary's manager was the secondary (itself, now): dropped, so the secondary's manager fills in.
+    expect(refs(merged, 'manager')).toEqual([boss]);
+    // The secondary's reports were the primary (itself, now) and another: only the other stays.
+    expect(refs(merged, 'reports')).toEqual([report]);
+    // Each named the other (the patch replaced the secondary's scout): both dropped, nothing left to fill in.
+    expect(refs(merged, 'referred_by')).toEqual([]);
+    // The mirrored sides agree: the boss reports the new record (not the secondary), the report is managed by it.
+    expect(refs(await values('people', boss), 'reports')).toEqual([newId]);
+    expect(refs(await values('people', report), 'manager')).toEqual([newId]);
+    // Nothing current in the workspace names either original, and the new record names itself nowhere.
+    const dangling = await sql<{ n: string }>(
+      `SELECT count(*) AS n FROM record_values WHERE workspace_id = $1 AND active_until IS NULL AND (value_ref = ANY ($2::uuid[]) OR (record_id = $3 AND value_ref = $3))`,
+      [ws.workspaceId, [primary, secondary], newId],
+    );
+    expect(Number(dangling[0].n)).toBe(0);
+  });
+
   it('is one transaction: a merge failing in its last steps (a listener) leaves both originals, their values, links and claims as they were', async () => {
     const primary = await createRecord('people', { name: 'Atom, Ic', email_addresses: ['atomic@acme.test'] });
     const secondary = await createRecord('people', { name: 'Atom, Ik', email_addresses: ['atomik@acme.test'] });

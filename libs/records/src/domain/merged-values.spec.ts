@@ -24,13 +24,19 @@ describe('mergedValues', () => {
     expect(merged.map((v) => v.value.text)).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
   });
 
-  it('points references to either original at the new record, once', () => {
-    const merged = mergedValues([links, owner], [ref('links', 's'), ref('links', 'other'), ref('owner', 'p')], [ref('links', 'p')], ids);
-    expect(merged.map((v) => [v.attributeId, v.value.ref, v.value.key])).toEqual([
-      ['links', 'n', 'n'],
-      ['links', 'other', 'other'],
-      ['owner', 'n', 'n'],
-    ]);
+  it('drops references to either original, so the new record names neither itself nor a removed record', () => {
+    const merged = mergedValues([links, owner], [ref('links', 's'), ref('links', 'other'), ref('owner', 'p')], [ref('links', 'p'), ref('links', 's')], ids);
+    expect(merged.map((v) => [v.attributeId, v.value.ref, v.value.key])).toEqual([['links', 'other', 'other']]);
+  });
+
+  it("takes the secondary's reference where the primary's only one named an original", () => {
+    const merged = mergedValues([owner], [ref('owner', 's')], [ref('owner', 'boss')], ids);
+    expect(merged.map((v) => [v.attributeId, v.value.ref])).toEqual([['owner', 'boss']]);
+  });
+
+  it('keeps workspace-member references whatever their id', () => {
+    const member: MergeInputValue = { attributeId: 'owner', key: 'p', ref: 'p', refType: 'workspace-member' };
+    expect(mergedValues([owner], [member], [], ids).map((v) => v.value.ref)).toEqual(['p']);
   });
 
   it('drops values of attributes it is not given and answers nothing for two empty records', () => {

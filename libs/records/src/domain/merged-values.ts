@@ -16,8 +16,10 @@ export interface MergeIds {
  * The values of the record a merge makes, per attribute in the attributes' order:
  * - single-valued: the primary's value where it has one, else the secondary's;
  * - multi-valued: the union, the primary's values first, each value once (by its key);
- * - a reference to either original becomes a reference to the new record (a record that named
- *   its duplicate now names itself), so no value points at a record the merge removes.
+ * - a reference to either original is dropped before choosing: pointed at the new record it
+ *   would name itself (a person who was their duplicate's manager is not their own manager), and
+ *   left alone it would name a record the merge removes. So where the primary's only value named
+ *   an original, the secondary's value fills in, as where the primary has none.
  * Values of attributes not listed (deleted meanwhile) are dropped.
  */
 export function mergedValues(
@@ -27,18 +29,13 @@ export function mergedValues(
   ids: MergeIds,
 ): Array<{ attributeId: string; value: StoredValue }> {
   const originals = new Set([ids.primaryId, ids.secondaryId]);
-  const repoint = (value: MergeInputValue): StoredValue => {
-    const { attributeId: _attributeId, ...stored } = value;
-    if (stored.ref && originals.has(stored.ref) && value.refType !== 'workspace-member') return { ...stored, ref: ids.newId, key: ids.newId };
-    return stored;
-  };
+  const namesAnOriginal = (value: MergeInputValue) => !!value.ref && originals.has(value.ref) && value.refType !== 'workspace-member';
   const merged: Array<{ attributeId: string; value: StoredValue }> = [];
   for (const attribute of attributes) {
     const ofAttribute = (values: readonly MergeInputValue[]) =>
-      values.filter((value) => value.attributeId === attribute.id).map((value) => {
-        const stored = repoint(value);
-        return { ...stored, key: valueKey(attribute.type, stored) };
-      });
+      values
+        .filter((value) => value.attributeId === attribute.id && !namesAnOriginal(value))
+        .map(({ attributeId: _attributeId, ...stored }) => ({ ...stored, key: valueKey(attribute.type, stored) }));
     const fromPrimary = ofAttribute(primary);
     const fromSecondary = ofAttribute(secondary);
     const chosen = attribute.isMultiselect ? [...fromPrimary, ...fromSecondary] : fromPrimary.length > 0 ? fromPrimary.slice(-1) : fromSecondary.slice(-1);
