@@ -254,3 +254,57 @@ describe('record merge (e2e)', () => {
     await get(`/v2/objects/people/records/${other}`).expect(200);
   });
 });
+
+/**
+ * The reference limits record merge to 5 requests per second. Counted by the service's rate
+ * limiter (per token, as every limit), in a budget of the route's own besides the write limit.
+ */
+describe('record merge rate limit (e2e)', () => {
+  // The write limit is raised so that only the merge route's own limit can answer 429 here.
+  const t = useTestApp({ env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_WRITES_PER_SECOND: '1000', RATE_LIMIT_READS_PER_SECOND: '1000' } });
+  const ws = useWorkspace(t, 'merge-limit');
+  const other = useWorkspace(t, 'merge-limit-other');
+  const { get, post, createRecord } = bearerRequests(() => t, () => ws.token);
+  const merge = (pair: readonly [string, string], token = ws.token) =>
+    post('/v2/objects/people/records/merge', { data: { primary_record_id: pair[0], secondary_record_id: pair[1] } }, token);
+  const pairs = async (count: number, token = ws.token) =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => [await createRecord('people', { name: `Pair${i}, A` }, token), await createRecord('people', { name: `Pair${i}, B` }, token)] as const),
+    );
+  /** Waits for the next one-second window (windows are aligned on the clock), so that a burst lands in one. */
+  const atWindowStart = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 15));
+
+  it('answers the 6th merge within a second with 429 and Retry-After, merging nothing; another workspace is not affected', async () => {
+    const mine = await pairs(6);
+    const theirs = await pairs(1, other.token);
+
+    await atWindowStart();
+    const [responses, foreign] = await Promise.all([Promise.all(mine.map((pair) => merge(pair))), merge(theirs[0], other.token)]);
+
+    expect(responses.map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(foreign.status).toBe(200);
+    const refused = responses.findIndex((res) => res.status === 429);
+    expect(responses[refused].body).toEqual({ status_code: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', message: expect.any(String) });
+    const retryAfter = responses[refused].headers['retry-after'];
+    expect(retryAfter).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(Date.parse(retryAfter) - Date.now()).toBeLessThan(3000);
+    // The refused merge did nothing: both records are still there, and it goes through once the window has passed.
+    for (const id of mine[refused]) await get(`/v2/objects/people/records/${id}`).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(retryAfter) - Date.now()) + 50));
+    await merge(mine[refused]).expect(200);
+  });
+
+  it('documents the limit on the operation', async () => {
+    const operation = (await t.http().get('/openapi.json').expect(200)).body.paths['/v2/objects/{object}/records/merge'].post;
+    expect(operation['x-rate-limit']).toEqual({ requests: 5, per_seconds: 1 });
+    expect(operation.responses['429']).toBeDefined();
+  });
+
+  it('leaves other writes of the token alone while merges are limited', async () => {
+    const mine = await pairs(6);
+    await atWindowStart();
+    const [merges, created] = await Promise.all([Promise.all(mine.map((pair) => merge(pair))), post('/v2/objects/people/records', { data: { values: { name: 'Still, Writes' } } })]);
+    expect(merges.filter((res) => res.status === 429)).toHaveLength(1);
+    expect(created.status).toBe(200);
+  });
+});

@@ -18,7 +18,7 @@ import {
 import type { Scope } from '@workbase/shared/kernel';
 import type { AuthContext } from './auth-context';
 import { ApiErrorResponse } from './error-response';
-import { ADMIN_ONLY_KEY, ANY_SCOPE_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
+import { ADMIN_ONLY_KEY, ANY_SCOPE_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY, ROUTE_RATE_LIMIT_KEY } from './metadata';
 
 /**
  * Declares the scopes a handler needs (all of them) and documents them in OpenAPI. The global
@@ -42,6 +42,15 @@ function tokenAnswers(forbidden: string): MethodDecorator & ClassDecorator {
     ApiForbiddenResponse({ type: ApiErrorResponse, description: forbidden }),
     ApiTooManyRequestsResponse({ type: ApiErrorResponse, description: 'Rate limit exceeded; `Retry-After` holds an HTTP date' }),
   );
+}
+
+/**
+ * A route the reference limits below the general read/write limits (record merge: 5 requests per
+ * second). Counted by the same limiter, per token, in a budget of the route's own, on top of the
+ * general limit; documented as `x-rate-limit` on the operation.
+ */
+export function RouteRateLimit(requestsPerSecond: number): MethodDecorator {
+  return applyDecorators(SetMetadata(ROUTE_RATE_LIMIT_KEY, requestsPerSecond), ApiExtension('x-rate-limit', { requests: requestsPerSecond, per_seconds: 1 }));
 }
 
 /**

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { DataSource } from 'typeorm';
 import { AccessGuard } from './access.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
-import { isReadRequest, RateLimitGuard } from './rate-limit.guard';
+import { isReadRequest, RateLimitGuard, ROUTE_THROTTLER, routeRateLimit } from './rate-limit.guard';
 import { PostgresRateLimitStore } from './rate-limit.store';
 import { ReadRetryInterceptor } from './read-retry.interceptor';
 import { BasicTokenStrategy, BearerTokenStrategy } from './token.strategies';
@@ -28,6 +28,8 @@ import { createValidationPipe } from './validation.pipe';
         throttlers: [
           { name: 'reads', ttl: 1000, limit: config.rateLimit.readsPerSecond, skipIf: (ctx) => !config.rateLimit.enabled || !isReadRequest(ctx) },
           { name: 'writes', ttl: 1000, limit: config.rateLimit.writesPerSecond, skipIf: (ctx) => !config.rateLimit.enabled || isReadRequest(ctx) },
+          // A route's own limit (`RouteRateLimit`), counted besides the read or write one.
+          { name: ROUTE_THROTTLER, ttl: 1000, limit: (ctx) => routeRateLimit(ctx) ?? 0, skipIf: (ctx) => !config.rateLimit.enabled || routeRateLimit(ctx) === undefined },
         ],
         setHeaders: false,
       }),

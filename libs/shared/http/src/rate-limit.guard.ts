@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from '@nestjs/throttler';
 import { RateLimitedError } from '@workbase/shared/kernel';
+import { ROUTE_RATE_LIMIT_KEY } from './metadata';
 
 /**
  * Per-token request limits, reads and writes counted separately (the reference API's 100/s and
- * 25/s by default). Requests without a token are counted per client address.
+ * 25/s by default), and on a route marked with `RouteRateLimit` its own lower limit besides.
+ * Requests without a token are counted per client address.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -21,9 +23,11 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   /**
    * One budget per credential and throttler ("reads" or "writes") across every route, as the
-   * reference API counts; the stock key would give each handler a budget of its own.
+   * reference API counts; the stock key would give each handler a budget of its own. A route's own
+   * limit ("route") is the exception: its budget is that route's.
    */
-  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+  protected override generateKey(context: ExecutionContext, tracker: string, throttlerName: string): string {
+    if (throttlerName === ROUTE_THROTTLER) return `${throttlerName}:${context.getClass().name}.${context.getHandler().name}:${tracker}`;
     return `${throttlerName}:${tracker}`;
   }
 
@@ -37,6 +41,15 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     throw new RateLimitedError(Math.max(1, Math.ceil(detail.timeToBlockExpire || detail.timeToExpire || 1)));
   }
+}
+
+/** The throttler of the limits routes set for themselves with `RouteRateLimit`. */
+export const ROUTE_THROTTLER = 'route';
+
+/** The requests per second the handler allows by its `RouteRateLimit`, or undefined when it sets none. */
+export function routeRateLimit(context: ExecutionContext): number | undefined {
+  const limit: unknown = Reflect.getMetadata(ROUTE_RATE_LIMIT_KEY, context.getHandler());
+  return typeof limit === 'number' ? limit : undefined;
 }
 
 /** Queries are POSTs that only read: they count against the read limit, as lookups do. */

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RouteRateLimit, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AssertRecordUseCase } from '../../application/assert-record.use-case';
@@ -21,6 +21,9 @@ const objectParam = { name: 'object', description: 'Object UUID or api_slug' };
 const recordParam = { name: 'record_id', description: 'Record UUID' };
 const read = [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead] as const;
 const write = [SCOPES.recordPermissionReadWrite, SCOPES.objectConfigurationRead] as const;
+
+/** The reference limits record merge to 5 requests per second. */
+const MERGE_REQUESTS_PER_SECOND = 5;
 
 const writeConflict = '`uniqueness_conflict`: a unique value belongs to another record; `concurrent_write_conflict`: another request is writing this record, retry';
 
@@ -116,11 +119,13 @@ export class ObjectRecordsController {
       "The primary's value wins where both have one; multi-valued attributes hold both records' values (the primary's first, each once); unique values move to the new record. " +
       'List entries, notes, comment threads, tasks, meetings (and their call recordings) and other records\' references to either original are re-pointed to the new record, keeping their ids. ' +
       'Records two `record.merged` events, one per original (`duplicate_record_id`). One transaction, always 200 (never 202). ' +
-      'Errors: 400 `self_merge` when both ids are the same; 404 when either record is not one of this object\'s.',
+      'Errors: 400 `self_merge` when both ids are the same; 404 when either record is not one of this object\'s. ' +
+      'Rate limit: 5 requests per second per token for this route (the reference\'s), besides the write limit; past it 429 `rate_limit_exceeded` with `Retry-After`.',
     params: [objectParam],
     ok: MergedRecordEnvelope,
     conflict: '`concurrent_write_conflict`: a concurrent write deadlocked with the merge; retry',
   })
+  @RouteRateLimit(MERGE_REQUESTS_PER_SECOND)
   @ApiBody({ type: MergeRecordsRequest })
   async merge(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() raw: unknown): Promise<MergedRecordEnvelope> {
     // The object is resolved before the body is checked: another workspace's object is a 404 whatever the body.
