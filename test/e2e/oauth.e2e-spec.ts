@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { verifyPassword } from '@workbase/access';
-import { Clock } from '@workbase/shared/kernel';
+import { ALL_SCOPES, Clock } from '@workbase/shared/kernel';
 import { OAuthModule } from '@workbase/oauth';
 import { DataSource } from 'typeorm';
 import { useTestApp } from '../support/suite';
@@ -171,7 +171,7 @@ describe('OAuth 2.0 authorization server', () => {
         oauthClient,
         await oauth.authorizationCodeGrantRequest(as, oauthClient, oauth.ClientSecretPost(client.clientSecret), params, REDIRECT, oauth.nopkce, insecure),
       );
-      expect(tokens.scope!.split(' ')).toHaveLength(28);
+      expect(tokens.scope!.split(' ')).toHaveLength(ALL_SCOPES.length);
       expect((await selfOf(tokens.access_token)).authorized_by_workspace_member_id).toBe(bobGlobex);
 
       const code = (await approve()).searchParams.get('code')!;

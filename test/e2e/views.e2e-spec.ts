@@ -138,10 +138,23 @@ describe('views (e2e)', () => {
     await get(`/v2/objects/companies/views/${mine}`).expect(404);
     expect((await get(`/v2/objects/people/views/${mine}`).expect(200)).body.data.title).toBe('Mine');
 
+    // Listing needs only the configuration read scope (the reference's); the alpha routes need the view scopes too.
     const readOnly = await t.tokenFor(ws.workspaceId, [SCOPES.objectConfigurationRead]);
     await get('/v2/objects/people/views', readOnly).expect(200);
+    expect((await get(`/v2/objects/people/views/${mine}`, readOnly).expect(403)).body.message).toContain('view:read');
     await createView('/v2/objects/people', view('No'), readOnly).expect(403);
     await get('/v2/lists/leads/views', readOnly).expect(403);
+    const configurationWriter = await t.tokenFor(ws.workspaceId, [SCOPES.objectConfigurationReadWrite]);
+    expect((await createView('/v2/objects/people', view('No'), configurationWriter).expect(403)).body.message).toContain('view:read-write');
+    const viewReader = await t.tokenFor(ws.workspaceId, [SCOPES.viewRead, SCOPES.objectConfigurationRead]);
+    await get(`/v2/objects/people/views/${mine}`, viewReader).expect(200);
+    await createView('/v2/objects/people', view('No'), viewReader).expect(403);
+    await get(`/v2/lists/leads/views`, viewReader).expect(403);
+    const viewWriter = await t.tokenFor(ws.workspaceId, [SCOPES.viewReadWrite, SCOPES.objectConfigurationRead]);
+    const made = (await createView('/v2/objects/people', view('By a view writer'), viewWriter).expect(200)).body.data.id.view_id;
+    await patch(`/v2/objects/people/views/${made}`, { data: { title: 'Renamed' } }, viewWriter).expect(200);
+    await patch(`/v2/objects/people/views/${made}`, { data: { title: 'Renamed' } }, viewReader).expect(403);
+    await createView('/v2/objects/people', view('No'), await t.tokenFor(ws.workspaceId, [SCOPES.viewReadWrite])).expect(403);
     for (const limit of ['0', '1001', 'x']) expect((await get(`/v2/objects/people/views?limit=${limit}`).expect(400)).body.message).toContain('limit');
   });
 });

@@ -16,6 +16,7 @@ const RESOURCE_WORDS: Record<ScopeResource, string> = {
   file: 'files',
   activity_configuration: 'custom activities and their attributes',
   activity_record: 'activity records',
+  view: 'saved views of objects and lists',
 };
 
 export interface ScopeWording {

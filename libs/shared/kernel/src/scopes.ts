@@ -17,6 +17,8 @@ export const SCOPE_RESOURCES = [
   'file',
   'activity_configuration',
   'activity_record',
+  // The reference names it for its alpha view routes (get a view: `view:read` + the container's configuration read).
+  'view',
 ] as const;
 
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Get, Inject, Param, ParseUUIDPipe, Patch, Post, Query, type Type, UsePipes, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiTags } from '@nestjs/swagger';
 import { type AuthContext, CurrentAuth, CursorCodec, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
-import { NotFoundError, type Scope } from '@workbase/shared/kernel';
+import { NotFoundError, type Scope, SCOPES } from '@workbase/shared/kernel';
 import { ViewCatalog } from '../../application/view.catalog';
 import type { Container } from '../../domain/container';
 import type { ContainerLookup } from './attributes.controller';
@@ -10,8 +10,8 @@ import { toViewDetail, toViewSummary, viewResponses } from './view.responses';
 
 export interface ViewTarget {
   readonly kind: 'object' | 'list';
+  /** The container's configuration read scope: all the reference asks to list its views. */
   readonly readScopes: readonly Scope[];
-  readonly writeScopes: readonly Scope[];
   readonly lookup: ContainerLookup;
 }
 
@@ -33,6 +33,11 @@ export function createViewsController(target: ViewTarget): Type<unknown> {
   const viewParam = { name: 'view_id', description: 'View UUID' };
   const responses = viewResponses(noun);
   const cursorKind = `${noun}_views`;
+  // The reference's alpha "get a list view" needs `view:read` + `list_configuration:read`; its
+  // create pages name no scopes, so writes follow its pattern for a resource hung on a container
+  // (files: `file:read-write` + the configuration read).
+  const viewReadScopes = [SCOPES.viewRead, ...target.readScopes];
+  const viewWriteScopes = [SCOPES.viewReadWrite, ...target.readScopes];
 
   @ApiTags('Views')
   @UsePipes(RejectNulPipe)
@@ -64,7 +69,7 @@ export function createViewsController(target: ViewTarget): Type<unknown> {
     @Get(':view_id')
     @Alpha()
     @ScopedOperation({
-      scopes: target.readScopes,
+      scopes: viewReadScopes,
       summary: `Get a ${noun} view (alpha)`,
       description: `${ALPHA_NOTE}The view with its type, filter, sorts and shown attributes.`,
       params: [containerParam, viewParam],
@@ -79,7 +84,7 @@ export function createViewsController(target: ViewTarget): Type<unknown> {
     @HttpCode(200)
     @Alpha()
     @ScopedOperation({
-      scopes: target.writeScopes,
+      scopes: viewWriteScopes,
       summary: `Create a ${noun} view (alpha)`,
       description: `${ALPHA_NOTE}\`filter\` and \`sorts\` are checked as a record query of the ${noun} checks them (400 \`filter_error\` naming what is wrong); shown \`attributes\` must be the ${noun}'s.`,
       params: [containerParam],
@@ -96,7 +101,7 @@ export function createViewsController(target: ViewTarget): Type<unknown> {
     @Patch(':view_id')
     @Alpha()
     @ScopedOperation({
-      scopes: target.writeScopes,
+      scopes: viewWriteScopes,
       summary: `Update or archive a ${noun} view (alpha)`,
       description: `${ALPHA_NOTE}Changes the fields given; \`filter: null\` removes the filter; \`is_archived: true\` archives the view.`,
       params: [containerParam, viewParam],
