@@ -130,6 +130,46 @@ describe('files', () => {
     });
   });
 
+  describe('content types as sent', () => {
+    const part = (contentType: string | null, bytes = Buffer.from('héllo')) => [
+      { field: 'object', value: 'people' },
+      { field: 'record_id', value: personId },
+      { file: 'file', bytes, disposition: 'form-data; name="file"; filename="typed.txt"', contentType },
+    ];
+
+    it('keeps the declared Content-Type with its parameters, in the entry and on the download', async () => {
+      for (const type of ['text/plain; charset=utf-8', 'Text/CSV;charset="ISO-8859-1" ;header=present', 'application/json; profile="urn:a \\"b\\""']) {
+        const res = await rawUpload(part(type)).expect(201);
+        expect(res.body.data.content_type).toBe(type);
+        expect((await get(`/v2/files/${res.body.data.id.file_id}`).expect(200)).body.data.content_type).toBe(type);
+        const { res: served } = await download(res.body.data.id.file_id);
+        expect(served.headers['content-type']).toBe(type);
+        expect(served.body.equals(Buffer.from('héllo'))).toBe(true);
+      }
+      // A file first and its fields after (the typed client's order), through supertest's form too.
+      const fileFirst = await rawUpload([part('text/markdown; charset=UTF-8; variant=GFM')[2], ...part(null).slice(0, 2)]).expect(201);
+      expect(fileFirst.body.data.content_type).toBe('text/markdown; charset=UTF-8; variant=GFM');
+      expect((await upload(Buffer.from('a,b'), { name: 'x.csv', type: 'text/csv; charset=utf-8' }).expect(201)).body.data.content_type).toBe('text/csv; charset=utf-8');
+    });
+
+    it('refuses a Content-Type that is not a media type, or would carry a header, naming file; nothing is stored', async () => {
+      const before = await counts();
+      for (const type of [
+        'text/html\r\n Set-Cookie: stolen=1', // folded: one header value that is not a media type
+        'text/plain; name="a\r\nSet-Cookie: stolen=1"', // the line ends inside the quotes: unterminated
+        'text/plain; charset=é',
+        'text/plain; charset',
+        'text',
+        `text/plain; x=${'a'.repeat(300)}`,
+      ]) {
+        const res = await rawUpload(part(type));
+        expect([type, res.status, res.body.code, res.body.message]).toEqual([type, 400, 'validation_type', expect.stringContaining('file')]);
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
+      expect(await counts()).toEqual(before);
+    });
+  });
+
   describe('folders and connected entries', () => {
     it('nests folders, lists a folder\'s direct children or every level, says has_children, and deletes a folder with all under it', async () => {
       const recordId = await createRecord('people', { email_addresses: ['tree@files.example'] });

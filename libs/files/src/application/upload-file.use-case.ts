@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, isUuid, NotFoundError, ValidationError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { MAX_NAME_LENGTH } from '../domain/file-entry';
+import { keptMediaType, MAX_MEDIA_TYPE_LENGTH } from '../domain/media-type';
 import { FileRepository } from '../infrastructure/file.repository';
 import { FILE_CONTENTS, type FileContents } from './file-contents';
 import { parentFolderFor } from './file-checks';
@@ -13,6 +14,7 @@ import { type RecordPlace, RecordPlaces } from './record-places';
 /** One part of a multipart upload, in the order the client sent them. */
 export type UploadPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string }
+  /** `contentType` as the part declared it (parameters included), checked here. */
   | { readonly kind: 'file'; readonly name: string; readonly filename: string; readonly contentType: string; readonly content: Readable };
 
 const FIELDS = ['file', 'object', 'record_id', 'parent_folder_id'] as const;
@@ -60,7 +62,7 @@ export class UploadFileUseCase {
         if (fields.has('object') && fields.has('record_id')) await this.placeOf(workspaceId, fields);
         const upload =
           part.kind === 'file'
-            ? { name: part.filename, contentType: part.contentType, content: part.content }
+            ? { name: part.filename, contentType: mediaTypeOf(part.contentType), content: part.content }
             : // The reference's typed client (2.3.0) sends `file` as a string field: its text is the file.
               { name: 'file', contentType: 'text/plain', content: Readable.from([Buffer.from(part.value, 'utf8')]) };
         fileNameOf(upload.name);
@@ -132,6 +134,18 @@ function uuidField(fields: Map<FieldName, string>, name: 'record_id' | 'parent_f
   if (value === undefined) return null;
   if (!isUuid(value)) throw new ValidationError(`${name}: must be a UUID.`, { field: name });
   return value.toLowerCase();
+}
+
+/** A file's media type is kept as sent, parameters included, but it must be one: it is served back as the download's Content-Type. */
+function mediaTypeOf(declared: string): string {
+  const kept = keptMediaType(declared);
+  if (kept === null) {
+    throw new ValidationError(
+      `file: the file part's Content-Type is not a media type (type/subtype, then "; name=value" parameters, visible ASCII only, at most ${MAX_MEDIA_TYPE_LENGTH} characters).`,
+      { field: 'file' },
+    );
+  }
+  return kept;
 }
 
 /** A file name is kept as sent, but it must be one: not empty, no NUL (PostgreSQL text cannot hold it), at most 1024 characters. */

@@ -21,7 +21,7 @@ class FileEntryBase {
 export class UploadedFileResponse extends FileEntryBase {
   @ApiProperty({ enum: ['file'] }) file_type!: 'file';
   @ApiProperty({ description: 'The file name of the multipart part, as sent' }) name!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The part\'s media type (type/subtype, lower case; parameters such as charset are not kept)' }) content_type!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The file part\'s `Content-Type` as sent, parameters such as `charset` and case included (`text/plain` when the part declared none); the download serves it' }) content_type!: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Bytes' }) content_size!: number | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null: the top level' }) parent_folder_id!: string | null;
 }

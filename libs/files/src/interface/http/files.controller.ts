@@ -103,7 +103,7 @@ export class FilesController {
     summary: 'Upload a file',
     description:
       BETA +
-      '`multipart/form-data` with one file part named `file` (its file name and media type are kept; up to 50 MiB = 52,428,800 bytes) and the fields `object`, `record_id` and, optionally, ' +
+      '`multipart/form-data` with one file part named `file` (its file name and `Content-Type` are kept as sent, the type\'s parameters such as `charset` included; up to 50 MiB = 52,428,800 bytes) and the fields `object`, `record_id` and, optionally, ' +
       '`parent_folder_id`, in any order. The bytes are streamed to storage as they arrive; a failed upload leaves nothing behind. ' +
       'A `file` sent as a plain text field (as the reference\'s typed client 2.3.0 does) is stored as a `text/plain` file named `file` (at most 1 MiB). ' +
       'A body whose Content-Length is over the limit is refused before it is read; a chunked body as soon as it passes the limit (413).',
@@ -112,7 +112,7 @@ export class FilesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadFileRequest })
   @ApiCreatedResponse({ type: UploadedFileEnvelope })
-  @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Not multipart, a missing `file`, `object` or `record_id`, an unknown or repeated field, a `record_id` or `parent_folder_id` that is not a UUID, a parent folder of another record' })
+  @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Not multipart, a missing `file`, `object` or `record_id`, an unknown or repeated field, a `record_id` or `parent_folder_id` that is not a UUID, a parent folder of another record, a file part whose `Content-Type` is not a media type (visible ASCII, at most 255 characters)' })
   @ApiNotFoundResponse({ type: ApiErrorResponse, description: 'Unknown object, record or parent folder' })
   @ApiPayloadTooLargeResponse({ type: ApiErrorResponse, description: '`validation_type` (413): the file is larger than 50 MiB' })
   async upload(@CurrentAuth() auth: AuthContext, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UploadedFileEnvelope> {
@@ -162,7 +162,10 @@ export class FilesController {
   })
   @ApiParam(fileParam)
   // Only the 200 is bytes: a refusal is the usual JSON error, so the media type is per response, not the operation's.
-  @ApiOkResponse({ description: 'The file\'s bytes, with the stored media type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiOkResponse({
+    description: 'The file\'s bytes, served as the media type its upload declared (parameters such as `charset` included; `application/octet-stream` if none), whatever that type is',
+    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiBadRequestResponse({ type: ApiErrorResponse, description: 'A query parameter missing' })
   @ApiForbiddenResponse({ type: ApiErrorResponse, description: 'Altered or expired URL' })
   @ApiNotFoundResponse({ type: ApiErrorResponse, description: 'The file was deleted' })

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { DomainError, ValidationError } from '@workbase/shared/kernel';
 import type { UploadPart } from '../../application/upload-file.use-case';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-entry';
+import { boundaryOf, PartHeaderTap } from './part-header-tap';
 
 /** What an upload's body may hold around its file: the other fields, boundaries and part headers. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -20,7 +21,9 @@ export function uploadTooLarge(): DomainError {
  * The parts of a `multipart/form-data` request as they arrive (busboy), each file part a stream of
  * its bytes that errors with a 413 past MAX_UPLOAD_BYTES; the next part is read only once the
  * consumer has read the file. Nothing is buffered beyond a text field's value and the stream's
- * own high-water marks. A body declared larger than the limit is refused from its Content-Length,
+ * own high-water marks. A file part's type is its `Content-Type` as sent, parameters included
+ * (read by a PartHeaderTap in front of busboy, which keeps only type/subtype); checking it is the
+ * use case's. A body declared larger than the limit is refused from its Content-Length,
  * before any of it is read.
  *
  * When the consumer stops early (an error, a bad field), the rest of the body is read and dropped
@@ -51,6 +54,13 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
     throw new ValidationError('Content-Type: the multipart boundary is missing or malformed.', { field: 'Content-Type' });
   }
 
+  // busboy accepted the header, so the boundary is there; the tap is only a reader beside it.
+  const tap = new PartHeaderTap(boundaryOf(req.headers['content-type'] ?? '') ?? '');
+  /** Stops the body reaching busboy, also what the tap still holds. */
+  const disconnect = () => {
+    req.unpipe(tap);
+    tap.unpipe(parser);
+  };
   const queue: UploadPart[] = [];
   let failure: Error | null = null;
   let finished = false;
@@ -63,13 +73,14 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
   const fail = (error: Error) => {
     failure ??= error;
     current?.destroy(failure);
-    req.unpipe(parser);
+    disconnect();
     stopReading(req, res);
     notify();
   };
 
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) return fail(new DomainError('payload_too_large', `${name}: a text field holds at most ${MAX_FIELD_BYTES} bytes (send a file as a file part).`, { field: name }));
+    tap.nextPart(); // the field's own note: the tap's notes stay in step with busboy's parts
     queue.push({ kind: 'field', name, value });
     notify();
   });
@@ -80,7 +91,7 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
         size += chunk.length;
         if (size <= MAX_UPLOAD_BYTES) return done(null, chunk);
         // Stop reading at once: the client's sending stalls here rather than running on while the upload is taken back.
-        req.unpipe(parser);
+        disconnect();
         req.pause();
         done(uploadTooLarge());
       },
@@ -89,7 +100,10 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
     counted.on('error', () => stream.resume());
     stream.pipe(counted);
     current = counted;
-    queue.push({ kind: 'file', name, filename: info.filename ?? '', contentType: info.mimeType, content: counted });
+    // The declared type as sent; busboy's type/subtype when the tap's note is not this part's (a part busboy skipped put them out of step).
+    const declared = tap.nextPart();
+    const contentType = declared?.name === name ? (declared.contentType ?? info.mimeType) : info.mimeType;
+    queue.push({ kind: 'file', name, filename: info.filename ?? '', contentType, content: counted });
     notify();
   });
   parser.on('partsLimit', () => fail(new ValidationError('The upload has too many parts (file, object, record_id, parent_folder_id).', { field: 'file' })));
@@ -102,7 +116,7 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
   req.on('close', () => {
     if (!req.complete) fail(new ValidationError('file: the client closed the connection before the upload was complete.', { field: 'file' }));
   });
-  req.pipe(parser);
+  req.pipe(tap).pipe(parser);
 
   return {
     [Symbol.asyncIterator]() {
@@ -118,7 +132,7 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
         },
         async return(): Promise<IteratorResult<UploadPart>> {
           if (!finished || failure) {
-            req.unpipe(parser);
+            disconnect();
             current?.destroy();
             stopReading(req, res);
           }
