@@ -55,7 +55,7 @@ export function multipartParts(req: Request, res: Response): AsyncIterable<Uploa
   }
 
   // busboy accepted the header, so the boundary is there; the tap is only a reader beside it.
-  const tap = new PartHeaderTap(boundaryOf(req.headers['content-type'] ?? '') ?? '');
+  const tap = new PartHeaderTap(boundaryOf(req.headers['content-type'] ?? ''));
   /** Stops the body reaching busboy, also what the tap still holds. */
   const disconnect = () => {
     req.unpipe(tap);

@@ -50,6 +50,16 @@ describe('PartHeaderTap', () => {
   });
 });
 
+describe('PartHeaderTap without a boundary', () => {
+  it('passes the body and notes nothing', async () => {
+    const tap = new PartHeaderTap(undefined);
+    const out: Buffer[] = [];
+    await pipeline(Readable.from([body]), tap, new Writable({ write: (chunk: Buffer, _e, done) => (out.push(chunk), done()) }));
+    expect(Buffer.concat(out).equals(body)).toBe(true);
+    expect(tap.nextPart()).toBeUndefined();
+  });
+});
+
 describe('boundaryOf', () => {
   it('reads a bare or quoted boundary', () => {
     expect(boundaryOf('multipart/form-data; boundary=abc')).toBe('abc');

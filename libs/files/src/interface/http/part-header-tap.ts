@@ -28,9 +28,11 @@ export class PartHeaderTap extends Transform {
   private state: 'body' | 'header' | 'done' = 'body';
   private readonly notes: PartHeader[] = [];
 
-  constructor(boundary: string) {
+  /** Without a boundary it notes nothing (its parts then keep busboy's type/subtype). */
+  constructor(boundary: string | undefined) {
     super();
-    this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
+    this.delimiter = Buffer.from(`\r\n--${boundary ?? ''}`, 'latin1');
+    if (!boundary) this.giveUp();
   }
 
   /** The next part's header in body order, or undefined when the tap has none (a malformed body). */
