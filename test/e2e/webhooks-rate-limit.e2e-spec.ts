@@ -141,6 +141,7 @@ describe('webhook delivery rate limit (e2e)', () => {
       return { status: 409 };
     });
     try {
+      await Promise.all([t.app.get(WebhookWorker).start(), second.get(WebhookWorker).start()]); // no-ops when running
       const wsR = await t.createWorkspace();
       await createWebhook(t, wsR.token, refusing.url, [{ event_type: 'workspace-member.created', filter: null }]);
       const count = 30;
