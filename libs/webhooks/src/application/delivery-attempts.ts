@@ -134,9 +134,10 @@ export class DeliveryAttempts {
     }
     // The webhook's health first, in a statement of its own: every failed attempt of the webhook
     // updates its one row, and held to the end of the transaction below, that row's lock queued a
-    // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). The price: an
-    // attempt recorded twice (a job run twice) or cut short by a crash after this counts twice.
-    const endpoint = await this.endpoints.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
+    // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). An attempt another
+    // worker recorded already is not counted again; the price left: two runs of one job that both
+    // count before either records, or a crash after this, count twice.
+    const endpoint = await this.endpoints.markEndpointFailure(data.workspaceId, delivery.webhook_id, { deliveryId: data.deliveryId, attempt: data.attempt }, {
       degradedAfterFailures: webhooks.degradedAfterFailures,
       inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
       gone: outcome.statusCode === 410,
