@@ -6,6 +6,7 @@ import { TransactionRunner, EventOutbox } from '@workbase/shared/persistence';
 import { ACTIVITY_EVENT_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES } from '@workbase/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { EndpointHealthRepository } from '../../libs/webhooks/src/infrastructure/endpoint-health.repository';
 import { useWorkspace } from '../support/suite';
 import {
   canonicalSet,
@@ -299,6 +300,26 @@ describe('webhook delivery (e2e)', () => {
     await waitFor(async () => (await status(hook.id)) === 'active', 10_000, 'active again');
     expect(uniqueDeliveries(rx.accepted)).toHaveLength(1);
     expect(rx.requests.length).toBeGreaterThanOrEqual(4); // three failures made it degraded
+  });
+
+  it('does not count a failure towards degraded when another worker already recorded that attempt', async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(t, ws.token, rx.url, [{ event_type: 'workspace-member.created', filter: null }]);
+    await createMemberEvent(t, ws.workspaceId);
+    const [delivery] = await waitFor(async () => {
+      const rows = await deliveryRows(t, hook.id);
+      return rows[0]?.status === 'succeeded' ? rows : null;
+    }, 10_000, 'the delivery to succeed');
+    // A second run of the same job (pg-boss handed it out again) whose request failed: its attempt
+    // is stale, and three such failures (the suite's degraded threshold) change nothing.
+    const endpoints = t.app.get(EndpointHealthRepository);
+    const policy = { degradedAfterFailures: 3, inactiveAfterSeconds: 3600, gone: false };
+    for (let i = 0; i < 3; i++) {
+      expect(await endpoints.markEndpointFailure(ws.workspaceId, hook.id, { deliveryId: delivery.id, attempt: delivery.attempts }, policy)).toBeNull();
+    }
+    const [row] = (await t.app.get(DataSource).query(`SELECT consecutive_failures, status FROM webhooks WHERE id = $1`, [hook.id])) as Array<{ consecutive_failures: number; status: string }>;
+    expect(row).toEqual({ consecutive_failures: 0, status: 'active' });
+    expect(await status(hook.id)).toBe('active');
   });
 
   it('makes a webhook degraded for 7 days inactive at its next failure; a replay does not revive it', async () => {

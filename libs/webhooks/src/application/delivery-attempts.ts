@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { NotFoundError, RateLimitedError } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { SLOW_LANE_FACTOR } from '../domain/in-flight-policy';
-import { rateTargetKey } from '../domain/rate-target';
+import { rateTargetKey, retryBucketKey } from '../domain/rate-target';
 import { nextAttemptDelaySeconds, parseRetryAfter } from '../domain/retry-schedule';
 import { signatureHeaders } from '../domain/signature';
 import { type DeliveryJob, DeliveryQueue } from '../infrastructure/delivery-queue';
@@ -73,7 +73,7 @@ export class DeliveryAttempts {
     const target = rateTargetKey(delivery.target_url);
     // Only a job pg-boss hands out again (its run died or failed) can find an attempt of its own unfinished.
     if (job.retryCount) await this.deliveries.markInterruptedAttempts(data.workspaceId, data.deliveryId);
-    const ready = await this.readiness(target, data.deferrals ?? 0);
+    const ready = await this.readiness(target, data.attempt > 1, data.deferrals ?? 0);
     if ('reason' in ready) {
       await this.transactions.run(async () => {
         await this.deliveries.markWaiting(data.workspaceId, data.deliveryId, ready.reason, ready.seconds);
@@ -90,13 +90,14 @@ export class DeliveryAttempts {
 
   /**
    * Whether an attempt may start on the target now, or why and how long it waits; takes a
-   * rate-limit token when it says go. An open circuit holds every attempt until its open time is
+   * rate-limit token when it says go (a retry from the target's retry bucket, `retryBucketKey`: it
+   * does not wait behind newer events' first attempts). An open circuit holds every attempt until its open time is
    * over; then (half-open) attempts go out as to a closed one, up to the cap: the first answer
    * closes it, a failure opens it again. The cap is checked without a lock: fetch already leaves
    * a busy target's jobs queued, and this check only catches what several processes fetched at
    * once (two racing here may both go: across processes the cap is soft by that much).
    */
-  private async readiness(target: Buffer, deferrals: number): Promise<{ go: true } | { reason: WaitingReason; seconds: number }> {
+  private async readiness(target: Buffer, retry: boolean, deferrals: number): Promise<{ go: true } | { reason: WaitingReason; seconds: number }> {
     const { maxInFlightPerTarget, rateLimitPerSecond, rateLimitBurst } = this.config.webhooks;
     const { circuit, inFlight, totalInFlight, firstEndsIn } = await this.circuits.targetState(target);
     if (circuit && circuit.opens_in !== null && circuit.opens_in > 0) {
@@ -109,7 +110,7 @@ export class DeliveryAttempts {
       const backoff = Math.min(MAX_BUSY_WAIT_SECONDS, 0.05 * 2 ** deferrals, Math.max(firstEndsIn, 0.05));
       return { reason: 'target_busy', seconds: backoff * (0.5 + Math.random()) };
     }
-    const tokenWait = await this.rateBuckets.takeRateToken(target, rateLimitPerSecond, rateLimitBurst);
+    const tokenWait = await this.rateBuckets.takeRateToken(retry ? retryBucketKey(target) : target, rateLimitPerSecond, rateLimitBurst);
     if (tokenWait > 0) return { reason: 'rate_limited', seconds: tokenWait + Math.random() * Math.min(tokenWait, 0.02) };
     return { go: true };
   }
@@ -133,9 +134,10 @@ export class DeliveryAttempts {
     }
     // The webhook's health first, in a statement of its own: every failed attempt of the webhook
     // updates its one row, and held to the end of the transaction below, that row's lock queued a
-    // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). The price: an
-    // attempt recorded twice (a job run twice) or cut short by a crash after this counts twice.
-    const endpoint = await this.endpoints.markEndpointFailure(data.workspaceId, delivery.webhook_id, {
+    // flaky webhook's attempts behind each other (issue 27, bench/RESULTS.md). An attempt another
+    // worker recorded already is not counted again; the price left: two runs of one job that both
+    // count before either records, or a crash after this, count twice.
+    const endpoint = await this.endpoints.markEndpointFailure(data.workspaceId, delivery.webhook_id, { deliveryId: data.deliveryId, attempt: data.attempt }, {
       degradedAfterFailures: webhooks.degradedAfterFailures,
       inactiveAfterSeconds: webhooks.inactiveAfterSeconds,
       gone: outcome.statusCode === 410,

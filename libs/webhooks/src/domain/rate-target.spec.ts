@@ -1,4 +1,4 @@
-import { rateTargetKey, rateTargetOf } from './rate-target';
+import { rateTargetKey, rateTargetOf, retryBucketKey } from './rate-target';
 
 describe('rate target', () => {
   it('is scheme, lower-cased host, explicit port and path', () => {
@@ -33,5 +33,14 @@ describe('rate target', () => {
     ];
     expect(new Set(distinct.map(rateTargetOf)).size).toBe(distinct.length);
     expect(new Set(distinct.map((url) => rateTargetKey(url).toString('hex'))).size).toBe(distinct.length);
+  });
+
+  it("gives a target's retries a bucket of their own: 32 bytes, one per target, never a target's own key", () => {
+    const a = rateTargetKey('https://example.com/hook');
+    const b = rateTargetKey('https://example.com/other');
+    expect(retryBucketKey(a)).toHaveLength(32);
+    expect(retryBucketKey(a).equals(retryBucketKey(rateTargetKey('https://EXAMPLE.com:443/hook')))).toBe(true);
+    expect(retryBucketKey(a).equals(a)).toBe(false);
+    expect(retryBucketKey(a).equals(retryBucketKey(b))).toBe(false);
   });
 });

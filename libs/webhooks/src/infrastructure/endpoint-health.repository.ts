@@ -34,13 +34,16 @@ export class EndpointHealthRepository {
   }
 
   /**
-   * One more failed attempt: `active` becomes `degraded` after `degradedAfterFailures` failures in
-   * a row, `degraded` becomes `inactive` once it has lasted `inactiveAfterSeconds`; `gone` (410)
-   * makes it inactive at once. Returns the resulting status.
+   * One more failed attempt (`attempt` of the delivery `deliveryId`): `active` becomes `degraded`
+   * after `degradedAfterFailures` failures in a row, `degraded` becomes `inactive` once it has
+   * lasted `inactiveAfterSeconds`; `gone` (410) makes it inactive at once. Returns the resulting
+   * status, or null when nothing was counted: the webhook is gone, or the delivery is no longer
+   * pending at that attempt (another worker recorded it: a stale attempt does not count twice).
    */
   async markEndpointFailure(
     workspaceId: string,
     webhookId: string,
+    failed: { deliveryId: string; attempt: number },
     policy: { degradedAfterFailures: number; inactiveAfterSeconds: number; gone: boolean },
   ): Promise<WebhookStatus | null> {
     const [row] = await this.transactions.query<{ status: WebhookStatus }>(
@@ -59,8 +62,9 @@ export class EndpointHealthRepository {
            WHEN status = 'degraded' AND degraded_since < clock_timestamp() - make_interval(secs => $4) THEN 'failing for too long'
            ELSE inactive_reason END
        WHERE workspace_id = $1 AND id = $2
+         AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.workspace_id = $1 AND d.id = $6 AND d.status = 'pending' AND d.attempts < $7)
        RETURNING status`,
-      [workspaceId, webhookId, policy.degradedAfterFailures, policy.inactiveAfterSeconds, policy.gone],
+      [workspaceId, webhookId, policy.degradedAfterFailures, policy.inactiveAfterSeconds, policy.gone, failed.deliveryId, failed.attempt],
     );
     return row?.status ?? null;
   }
