@@ -12,9 +12,9 @@ interface Operation {
 /**
  * Tenancy before validation, on every route: each documented operation with an id in its path is
  * called with another workspace's ids (the first id of the path is one that exists there) and an
- * empty, an invalid and no body. Each answer is a 404: whether the id exists in the caller's
- * workspace is decided before the body counts, so a body's errors never tell a caller anything
- * about another workspace's ids (PathIdsFirstInterceptor and each controller's `resolvePathIds`).
+ * empty, an invalid and no body, and once more with an invalid query. Each answer is a 404: whether
+ * the id exists in the caller's workspace is decided before the body and query count, so their
+ * errors never tell a caller anything about another workspace's ids (PathIdsFirstInterceptor and each controller's `resolvePathIds`).
  * A second walk keeps the first id the caller's own and makes the next one another workspace's or
  * unknown: every id of the path counts, not only the first. The walk covers the document, so a new
  * route is covered (or fails here for want of an id) without being listed.
@@ -97,18 +97,18 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
       .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method, path })));
   }
 
-  /** Calls each operation at the URL `urlOf` gives it with an empty, an invalid and no body; what is not a 404 (in the dialect of its area). */
+  /** Calls each operation at the URL `urlOf` gives it with an empty, an invalid and no body, and with an invalid query; what is not a 404 (in the dialect of its area). */
   async function non404s(operations: readonly Operation[], urlOf: (path: string) => string): Promise<string[]> {
     const answers: string[] = [];
     for (const { method, path } of operations) {
       const url = urlOf(path);
       const scim = path.startsWith('/scim/');
       const bodies: Array<string | undefined> = ['get', 'delete'].includes(method) ? [undefined] : ['{}', scim ? '{"schemas":5,"Operations":5}' : '{"data":5,"filter":5}', undefined];
-      for (const body of bodies) {
-        let request = t.http()[method as 'get' | 'post' | 'put' | 'patch' | 'delete'](url).set('Authorization', `Bearer ${caller.token}`);
+      for (const [body, query] of [...bodies.map((b) => [b, ''] as const), [bodies[0], '?limit=-1&not_a_parameter=1'] as const]) {
+        let request = t.http()[method as 'get' | 'post' | 'put' | 'patch' | 'delete'](url + query).set('Authorization', `Bearer ${caller.token}`);
         if (body !== undefined) request = request.set('Content-Type', scim ? 'application/scim+json' : 'application/json').send(body);
         const res = await request;
-        const id = `${method.toUpperCase()} ${path} with ${body ?? 'no body'}`;
+        const id = `${method.toUpperCase()} ${path}${query} with ${body ?? 'no body'}`;
         // SCIM's 404 is its error schema without a scimType (RFC 7644 §3.12 defines none for 404).
         const shaped = scim ? res.body.schemas?.[0] === ERROR && res.body.status === '404' && !('scimType' in res.body) : res.body.status_code === 404 && res.body.code === 'not_found';
         if (res.status !== 404 || !shaped) answers.push(`${id}: ${res.status} ${res.text.slice(0, 160)}`);
@@ -117,7 +117,7 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     return answers;
   }
 
-  it('answers 404 to each, with an empty, an invalid and no body', async () => {
+  it('answers 404 to each, with an empty, an invalid and no body, and an invalid query', async () => {
     const operations = await documentedOperations();
     expect(operations.length).toBeGreaterThan(60);
     const unmapped = operations.filter((o) => foreignPath(o.path) === null).map((o) => `${o.method} ${o.path}`);
@@ -125,7 +125,7 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     expect(await non404s(operations, (path) => foreignPath(path)!)).toEqual([]);
   });
 
-  it('answers 404 when the first id is the caller\'s and a later one another workspace\'s or unknown, whatever the body', async () => {
+  it('answers 404 when the first id is the caller\'s and a later one another workspace\'s or unknown, whatever the body and query', async () => {
     const operations = (await documentedOperations()).filter((o) => (o.path.match(/\{/g) ?? []).length >= 2);
     expect(operations.length).toBeGreaterThan(30);
     const unmapped = operations.filter((o) => ownThenForeignPath(o.path) === null).map((o) => `${o.method} ${o.path}`);
