@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-const MEMBERS_AND_INVITES = (member: { first: string; last: string }) => `
+/** The `scim_users` query with these expressions as a member's first and last name (bench/scim-names.bench.ts compares the two). */
+export const scimUsersQuery = (member: { first: string; last: string }) => `
         SELECT workspace_id, id, 'member'::text AS kind, user_name, email, ${member.first} AS first_name, ${member.last} AS last_name, external_id,
                access_level, state, (state = 'active') AS active, scim_profile, created_at, updated_at
           FROM workspace_members
@@ -10,6 +11,18 @@ const MEMBERS_AND_INVITES = (member: { first: string; last: string }) => `
                access_level, state, (state = 'pending') AS active, scim_profile, created_at, updated_at
           FROM workspace_invites
          WHERE state <> 'cancelled'`;
+
+/** A member's names as SCIM shows them: made from the email while never named. */
+export const MADE_UP_NAMES = {
+  first: `CASE WHEN never_named THEN scim_default_name(email, 'given') ELSE first_name END`,
+  last: `CASE WHEN never_named THEN scim_default_name(email, 'family') ELSE last_name END`,
+};
+
+/** MADE_UP_NAMES, kept by PostgreSQL in generated columns of the member row (what `scim_users` reads). */
+export const SHOWN_NAMES = { first: 'scim_given_name', last: 'scim_family_name' };
+
+/** The names as stored (the view before this migration). */
+export const STORED_NAMES = { first: 'first_name', last: 'last_name' };
 
 /**
  * Issue 28: every SCIM user has names. Okta's SPEC test reads the first user of
@@ -22,8 +35,11 @@ const MEMBERS_AND_INVITES = (member: { first: string; last: string }) => `
  *   SCIM (`scim_default_name`); one whose names a SCIM PUT or PATCH removed is not never-named, so
  *   the removal stands (Entra expects removed attributes to stay empty). Existing members are
  *   never-named when they have no names and nothing of SCIM (no externalId, an empty profile).
- * - `scim_users` shows those names in the `first_name`/`last_name` a SCIM read and filter use,
- *   so that what GET shows is what `name.givenName eq …` finds. Invites are SCIM's own: as written.
+ * - `scim_given_name`/`scim_family_name`: the names SCIM shows, generated columns that PostgreSQL
+ *   recomputes when the row changes (made up per read instead, a page of a list of never-named
+ *   members took 14× as long: bench/scim-names.bench.ts). `scim_users` shows them as the
+ *   `first_name`/`last_name` a SCIM read and filter use, so that what GET shows is what
+ *   `name.givenName eq …` finds. Invites are SCIM's own: as written.
  */
 export class ScimDefaultNames1765900000000 implements MigrationInterface {
   name = 'ScimDefaultNames1765900000000';
@@ -45,14 +61,15 @@ export class ScimDefaultNames1765900000000 implements MigrationInterface {
           FROM (SELECT string_to_array(trim(regexp_replace(split_part(split_part(email, '@', 1), '+', 1), '[^[:alnum:]]+', ' ', 'g')), ' ') AS words) AS local
       $$`);
     await db.query(`
-      CREATE OR REPLACE VIEW scim_users AS ${MEMBERS_AND_INVITES({
-        first: `CASE WHEN never_named THEN scim_default_name(email, 'given') ELSE first_name END`,
-        last: `CASE WHEN never_named THEN scim_default_name(email, 'family') ELSE last_name END`,
-      })}`);
+      ALTER TABLE workspace_members
+        ADD COLUMN scim_given_name text GENERATED ALWAYS AS (${MADE_UP_NAMES.first}) STORED,
+        ADD COLUMN scim_family_name text GENERATED ALWAYS AS (${MADE_UP_NAMES.last}) STORED`);
+    await db.query(`CREATE OR REPLACE VIEW scim_users AS ${scimUsersQuery(SHOWN_NAMES)}`);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`CREATE OR REPLACE VIEW scim_users AS ${MEMBERS_AND_INVITES({ first: 'first_name', last: 'last_name' })}`);
+    await db.query(`CREATE OR REPLACE VIEW scim_users AS ${scimUsersQuery(STORED_NAMES)}`);
+    await db.query(`ALTER TABLE workspace_members DROP COLUMN scim_given_name, DROP COLUMN scim_family_name`);
     await db.query(`DROP FUNCTION scim_default_name(text, text)`);
     await db.query(`ALTER TABLE workspace_members DROP COLUMN never_named`);
   }
