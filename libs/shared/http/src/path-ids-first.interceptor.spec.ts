@@ -52,6 +52,13 @@ describe('PathIdsFirstInterceptor', () => {
     expect(controller.calls).toEqual([]);
   });
 
+  it('keeps the 400 that names a path parameter holding U+0000 (nothing to look up)', async () => {
+    const controller = new Controller(() => Promise.reject(new NotFoundError('x')));
+    const nul = new ValidationError('object must not contain the NUL character (U+0000).', { field: 'object' });
+    await expect(run(controller, nul, { object: 'peo\u0000ple' })).rejects.toBe(nul);
+    expect(controller.calls).toEqual([]);
+  });
+
   it('keeps the 400 of a controller that does not resolve path ids', async () => {
     await expect(run({}, badBody)).rejects.toBe(badBody);
   });

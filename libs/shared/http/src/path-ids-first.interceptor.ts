@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { catchError, from, type Observable } from 'rxjs';
 import type { AuthContext } from './auth-context';
 import { toProblem } from './problem';
+import { findNul } from './reject-nul.pipe';
 
 /** A request's path parameters by name (`{ object: 'people', record_id: '…' }`). */
 export type PathParams = Readonly<Record<string, string | undefined>>;
@@ -45,7 +46,9 @@ export class PathIdsFirstInterceptor implements NestInterceptor {
   }
 
   private async answerFor(error: unknown, type: Type<unknown>, auth: AuthContext | undefined, params: PathParams): Promise<never> {
-    const controller = auth && toProblem(error).status === 400 ? this.controller(type) : null;
+    // A path parameter holding U+0000 is itself what the 400 is about (RejectNulPipe names it): it
+    // names nothing the database could look up, another workspace's or not.
+    const controller = auth && toProblem(error).status === 400 && findNul(params, '') === null ? this.controller(type) : null;
     if (controller) {
       try {
         await controller.resolvePathIds(auth!, params);
