@@ -16,8 +16,13 @@ class Controller {
 
 const auth = { workspaceId: 'w1' } as AuthContext;
 
-function run(controller: object, failure: unknown, params: Record<string, string> = { object: 'people' }): Promise<unknown> {
-  const modules = { get: () => controller } as unknown as ModuleRef;
+function run(controller: object | null, failure: unknown, params: Record<string, string> = { object: 'people' }): Promise<unknown> {
+  const modules = {
+    get: () => {
+      if (controller === null) throw new Error('Nest could not find Controller element');
+      return controller;
+    },
+  } as unknown as ModuleRef;
   const context = {
     getType: () => 'http',
     getClass: () => Controller,
@@ -59,7 +64,8 @@ describe('PathIdsFirstInterceptor', () => {
     expect(controller.calls).toEqual([]);
   });
 
-  it('keeps the 400 of a controller that does not resolve path ids', async () => {
+  it('keeps the 400 of a controller that does not resolve path ids, or that the container does not know', async () => {
     await expect(run({}, badBody)).rejects.toBe(badBody);
+    await expect(run(null, badBody)).rejects.toBe(badBody);
   });
 });

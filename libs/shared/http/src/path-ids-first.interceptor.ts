@@ -61,9 +61,18 @@ export class PathIdsFirstInterceptor implements NestInterceptor {
 
   private controller(type: Type<unknown>): ResolvesPathIds | null {
     if (!this.controllers.has(type)) {
-      const instance: unknown = this.modules.get(type, { strict: false });
-      this.controllers.set(type, resolvesPathIds(instance) ? instance : null);
+      this.controllers.set(type, this.instanceOf(type));
     }
     return this.controllers.get(type)!;
+  }
+
+  /** The controller's instance, when it resolves path ids; a controller the container does not know keeps its 400. */
+  private instanceOf(type: Type<unknown>): ResolvesPathIds | null {
+    try {
+      const instance: unknown = this.modules.get(type, { strict: false });
+      return resolvesPathIds(instance) ? instance : null;
+    } catch {
+      return null;
+    }
   }
 }
