@@ -36,8 +36,8 @@ export const STORED_NAMES = { first: 'first_name', last: 'last_name' };
  *   the removal stands (Entra expects removed attributes to stay empty). Existing members are
  *   never-named when they have no names and nothing of SCIM (no externalId, an empty profile).
  * - `scim_given_name`/`scim_family_name`: the names SCIM shows, generated columns that PostgreSQL
- *   recomputes when the row changes (made up per read instead, a page of a list of never-named
- *   members took 14× as long: bench/scim-names.bench.ts). `scim_users` shows them as the
+ *   recomputes when the row changes (made up per read instead, a page of a list of 10,000
+ *   never-named members took 20–31× as long: bench/scim-names.bench.ts). `scim_users` shows them as the
  *   `first_name`/`last_name` a SCIM read and filter use, so that what GET shows is what
  *   `name.givenName eq …` finds. Invites are SCIM's own: as written.
  */
