@@ -1,62 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { meetingBody } from '../support/meetings';
 import { bearerRequests } from '../support/requests';
-import { GROUP, USER } from '../support/scim';
+import { ERROR, GROUP, USER } from '../support/scim';
 import { useTestApp, useWorkspace } from '../support/suite';
-
-/**
- * Issue 28 part 6, not done yet: these operations still validate the body before they resolve the
- * ids of their path, so another workspace's id with a bad body is a 400, not a 404 (it tells the
- * caller nothing: the same 400 comes for any id). Measured by this walk: 43 of the 45 writes with an
- * id in their path (the whole-body DTO is checked by the global ValidationPipe, which runs before
- * the handler looks anything up). The list must shrink, never grow: the test fails on a new one and
- * on one that has been fixed (remove it here).
- */
-const BODY_CHECKED_FIRST = new Set([
-  'PATCH /scim/v2/Groups/{workspace_team_id}',
-  'PATCH /scim/v2/Users/{user_id}',
-  'PATCH /v2/activities/{activity}',
-  'PATCH /v2/activities/{activity}/records/{record_id}',
-  'PATCH /v2/activities/{identifier}/attributes/{attribute}',
-  'PATCH /v2/activities/{identifier}/attributes/{attribute}/options/{option}',
-  'PATCH /v2/activities/{identifier}/attributes/{attribute}/statuses/{status}',
-  'PATCH /v2/lists/{identifier}/attributes/{attribute}',
-  'PATCH /v2/lists/{identifier}/attributes/{attribute}/options/{option}',
-  'PATCH /v2/lists/{identifier}/attributes/{attribute}/statuses/{status}',
-  'PATCH /v2/lists/{list}',
-  'PATCH /v2/lists/{list}/entries/{entry_id}',
-  'PATCH /v2/notes/{note_id}',
-  'PATCH /v2/objects/{identifier}/attributes/{attribute}',
-  'PATCH /v2/objects/{identifier}/attributes/{attribute}/options/{option}',
-  'PATCH /v2/objects/{identifier}/attributes/{attribute}/statuses/{status}',
-  'PATCH /v2/objects/{object}',
-  'PATCH /v2/objects/{object}/records/{record_id}',
-  'PATCH /v2/tasks/{task_id}',
-  'PATCH /v2/webhooks/{webhook_id}',
-  'POST /v2/activities/{activity}/records',
-  'POST /v2/activities/{activity}/records/query',
-  'POST /v2/activities/{identifier}/attributes',
-  'POST /v2/activities/{identifier}/attributes/{attribute}/options',
-  'POST /v2/activities/{identifier}/attributes/{attribute}/statuses',
-  'POST /v2/lists/{identifier}/attributes',
-  'POST /v2/lists/{identifier}/attributes/{attribute}/options',
-  'POST /v2/lists/{identifier}/attributes/{attribute}/statuses',
-  'POST /v2/lists/{list}/entries',
-  'POST /v2/lists/{list}/entries/query',
-  'POST /v2/meetings/{meeting_id}/call_recordings',
-  'POST /v2/objects/{identifier}/attributes',
-  'POST /v2/objects/{identifier}/attributes/{attribute}/options',
-  'POST /v2/objects/{identifier}/attributes/{attribute}/statuses',
-  'POST /v2/objects/{object}/records',
-  'POST /v2/objects/{object}/records/query',
-  'PUT /scim/v2/Groups/{workspace_team_id}',
-  'PUT /v2/activities/{activity}/records',
-  'PUT /v2/activities/{activity}/records/{record_id}',
-  'PUT /v2/lists/{list}/entries',
-  'PUT /v2/lists/{list}/entries/{entry_id}',
-  'PUT /v2/objects/{object}/records',
-  'PUT /v2/objects/{object}/records/{record_id}',
-]);
 
 interface Operation {
   readonly method: string;
@@ -66,16 +12,19 @@ interface Operation {
 /**
  * Tenancy before validation, on every route: each documented operation with an id in its path is
  * called with another workspace's ids (the first id of the path is one that exists there) and an
- * empty, an invalid and no body. Each answer is a 404: whether the id exists in the caller's
- * workspace is decided before the body is looked at, so a body's errors never tell a caller
- * anything about another workspace's ids. The walk covers the document, so a new route is covered
- * (or fails here for want of an id) without being listed.
+ * empty, an invalid and no body, and once more with an invalid query. Each answer is a 404: whether
+ * the id exists in the caller's workspace is decided before the body and query count, so their
+ * errors never tell a caller anything about another workspace's ids (PathIdsFirstInterceptor and each controller's `resolvePathIds`).
+ * A second walk keeps the first id the caller's own and makes the next one another workspace's or
+ * unknown: every id of the path counts, not only the first. The walk covers the document, so a new
+ * route is covered (or fails here for want of an id) without being listed.
  */
-describe('route walk: another workspace\'s id in the path is a 404 (before the body is validated, but for BODY_CHECKED_FIRST)', () => {
+describe('route walk: another workspace\'s id in the path is a 404 (before the body is validated)', () => {
   const t = useTestApp();
   const caller = useWorkspace(t, 'walk-caller');
   const other = useWorkspace(t, 'walk-other');
   const foreign: Record<string, string> = {};
+  const own: Record<string, string> = {};
 
   beforeAll(async () => {
     const b = bearerRequests(() => t, () => other.token);
@@ -95,12 +44,21 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     foreign.file_id = (await b.post('/v2/files', { object: 'companies', record_id: company, file_type: 'folder', name: 'Walk' }).expect(200)).body.data.id.file_id;
     foreign.user_id = (await scim('/scim/v2/Users', { schemas: [USER], userName: 'walker@other.example' }).expect(201)).body.id;
     foreign.workspace_team_id = (await scim('/scim/v2/Groups', { schemas: [GROUP], displayName: 'Walkers' }).expect(201)).body.id;
+    foreign.record_id = company;
+
+    // The caller's own containers, under which the second walk names another workspace's or unknown ids.
+    const mine = bearerRequests(() => t, () => caller.token);
+    own.object = 'companies';
+    own.list = (await mine.post('/v2/lists', { data: { name: 'Mine', api_slug: 'mine', parent_object: 'companies', workspace_access: 'full-access', workspace_member_access: [] } }).expect(200)).body.data.id.list_id;
+    own.activity = (await mine.post('/v2/activities', { data: { api_slug: 'my_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } }).expect(200)).body.data.id.activity_id;
+    own.meeting_id = (await mine.post('/v2/meetings', meetingBody({ title: 'My call' })).expect(200)).body.data.id.meeting_id;
+    own.webhook_id = (await mine.post('/v2/webhooks', { data: { target_url: 'http://127.0.0.1:9/mine', subscriptions: [{ event_type: 'record.created', filter: null }] } }).expect(200)).body.data.id.webhook_id;
   });
 
-  /** The id of the other workspace that a path's first parameter names (`{identifier}` is the container the path is under). */
-  function firstId(path: string, name: string): string | undefined {
-    if (name === 'identifier') return foreign[({ objects: 'object', lists: 'list', activities: 'activity' } as Record<string, string>)[path.split('/')[2]]];
-    return foreign[name];
+  /** The id in `ids` that a path's first parameter names (`{identifier}` is the container the path is under). */
+  function firstId(ids: Record<string, string>, path: string, name: string): string | undefined {
+    if (name === 'identifier') return ids[({ objects: 'object', lists: 'list', activities: 'activity' } as Record<string, string>)[path.split('/')[2]]];
+    return ids[name];
   }
 
   /** The path with the other workspace's id first and, after it, ids that exist nowhere (the first one already decides). */
@@ -110,41 +68,68 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
       if (!first) return randomUUID();
       first = false;
-      const id = firstId(path, name);
+      const id = firstId(foreign, path, name);
       if (id === undefined) missing = true;
       return id ?? '';
     });
     return missing ? null : filled;
   }
 
-  it('answers 404 to each, with an empty, an invalid and no body (BODY_CHECKED_FIRST: 400 to a bad body)', async () => {
+  /** A path of two ids or more: the caller's own first id, then another workspace's id where one is at hand, else an unknown one. */
+  function ownThenForeignPath(path: string): string | null {
+    let index = 0;
+    let missing = false;
+    const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      if (index++ > 0) return foreign[name] ?? randomUUID();
+      const id = firstId(own, path, name);
+      if (id === undefined) missing = true;
+      return id ?? '';
+    });
+    return index < 2 || missing ? null : filled;
+  }
+
+  async function documentedOperations(): Promise<Operation[]> {
     const doc = (await t.http().get('/openapi.json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
     // Not workspace data: the SCIM discovery documents are named by URN and resource type. Not the
     // token's: a file's content answers a signed URL, whose signature (not a token) names the workspace.
-    const operations: Operation[] = Object.entries(doc.paths)
+    return Object.entries(doc.paths)
       .filter(([path]) => path.includes('{') && !/\/scim\/v2\/(Schemas|ResourceTypes)\//.test(path) && path !== '/v2/files/{file_id}/content')
       .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method, path })));
+  }
+
+  /** Calls each operation at the URL `urlOf` gives it with an empty, an invalid and no body, and with an invalid query; what is not a 404 (in the dialect of its area). */
+  async function non404s(operations: readonly Operation[], urlOf: (path: string) => string): Promise<string[]> {
+    const answers: string[] = [];
+    for (const { method, path } of operations) {
+      const url = urlOf(path);
+      const scim = path.startsWith('/scim/');
+      const bodies: Array<string | undefined> = ['get', 'delete'].includes(method) ? [undefined] : ['{}', scim ? '{"schemas":5,"Operations":5}' : '{"data":5,"filter":5}', undefined];
+      for (const [body, query] of [...bodies.map((b) => [b, ''] as const), [bodies[0], '?limit=-1&not_a_parameter=1'] as const]) {
+        let request = t.http()[method as 'get' | 'post' | 'put' | 'patch' | 'delete'](url + query).set('Authorization', `Bearer ${caller.token}`);
+        if (body !== undefined) request = request.set('Content-Type', scim ? 'application/scim+json' : 'application/json').send(body);
+        const res = await request;
+        const id = `${method.toUpperCase()} ${path}${query} with ${body ?? 'no body'}`;
+        // SCIM's 404 is its error schema without a scimType (RFC 7644 §3.12 defines none for 404).
+        const shaped = scim ? res.body.schemas?.[0] === ERROR && res.body.status === '404' && !('scimType' in res.body) : res.body.status_code === 404 && res.body.code === 'not_found';
+        if (res.status !== 404 || !shaped) answers.push(`${id}: ${res.status} ${res.text.slice(0, 160)}`);
+      }
+    }
+    return answers;
+  }
+
+  it('answers 404 to each, with an empty, an invalid and no body, and an invalid query', async () => {
+    const operations = await documentedOperations();
     expect(operations.length).toBeGreaterThan(60);
     const unmapped = operations.filter((o) => foreignPath(o.path) === null).map((o) => `${o.method} ${o.path}`);
     expect(unmapped).toEqual([]);
+    expect(await non404s(operations, (path) => foreignPath(path)!)).toEqual([]);
+  });
 
-    const answers: string[] = [];
-    const bodyFirst = new Set<string>();
-    for (const { method, path } of operations) {
-      const url = foreignPath(path)!;
-      const scim = path.startsWith('/scim/');
-      const bodies: Array<string | undefined> = ['get', 'delete'].includes(method) ? [undefined] : ['{}', scim ? '{"schemas":5,"Operations":5}' : '{"data":5,"filter":5}', undefined];
-      for (const body of bodies) {
-        let request = t.http()[method as 'get' | 'post' | 'put' | 'patch' | 'delete'](url).set('Authorization', `Bearer ${caller.token}`);
-        if (body !== undefined) request = request.set('Content-Type', scim ? 'application/scim+json' : 'application/json').send(body);
-        const res = await request;
-        const id = `${method.toUpperCase()} ${path}`;
-        if (res.status === 404) continue;
-        if (BODY_CHECKED_FIRST.has(id) && res.status === 400) bodyFirst.add(id);
-        else answers.push(`${id} with ${body ?? 'no body'}: ${res.status} ${res.text.slice(0, 160)}`);
-      }
-    }
-    expect(answers).toEqual([]);
-    expect([...BODY_CHECKED_FIRST].filter((id) => !bodyFirst.has(id))).toEqual([]);
+  it('answers 404 when the first id is the caller\'s and a later one another workspace\'s or unknown, whatever the body and query', async () => {
+    const operations = (await documentedOperations()).filter((o) => (o.path.match(/\{/g) ?? []).length >= 2);
+    expect(operations.length).toBeGreaterThan(30);
+    const unmapped = operations.filter((o) => ownThenForeignPath(o.path) === null).map((o) => `${o.method} ${o.path}`);
+    expect(unmapped).toEqual([]);
+    expect(await non404s(operations, (path) => ownThenForeignPath(path)!)).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { useTestApp, useWorkspace } from '../support/suite';
  * parsed, compiled to SQL and run against real rows. Expected results are the local parts of the
  * matching userNames (or group names), in creation order; `INVALID` means 400 `invalidFilter`.
  *
- * Users: admin (workspace admin, no name), ada (active admin, externalId ext-ada), bob
+ * Users: admin (workspace admin made without names: SCIM shows names made from its email,
+ * admin@scim-filters.test, "Admin" "Scim-Filters"), ada (active admin, externalId ext-ada), bob
  * (deprovisioned member, externalId EXT-bob), carol (pending invite, given name only), dave
  * (deprovisioned invite, no name).
  */
@@ -35,11 +36,12 @@ const USER_FILTERS: ReadonlyArray<readonly [string, Expected]> = [
   ['userName eq "with \\"quotes\\" and \\u0041"', []],
   ['urn:ietf:params:scim:schemas:core:2.0:User:userName eq "ada@acme.example"', ['ada']],
   // Sub-attributes, presence and null.
-  ['name.givenName pr', ['ada', 'bob', 'carol']],
-  ['name.familyName pr', ['ada', 'bob']],
+  ['name.givenName pr', ['admin', 'ada', 'bob', 'carol']],
+  ['name.familyName pr', ['admin', 'ada', 'bob']],
   ['name.GIVENNAME sw "b"', ['bob']],
-  ['name.givenName eq null', ['admin', 'dave']],
-  ['name.familyName ne null', ['ada', 'bob']],
+  ['name.givenName eq null', ['dave']],
+  ['name.familyName ne null', ['admin', 'ada', 'bob']],
+  ['name.familyName eq "Scim-Filters"', ['admin']],
   // externalId is caseExact.
   ['externalId eq "ext-ada"', ['ada']],
   ['externalId eq "EXT-ADA"', []],

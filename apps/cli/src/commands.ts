@@ -46,7 +46,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       name: { required: true, description: 'Display name' },
       slug: { required: true, description: 'URL slug: lowercase letters, digits, hyphens' },
       'admin-email': { required: true, description: 'Email of the first admin member' },
-      'admin-first-name': { description: 'First name of the admin (shown by /v2 and SCIM; "" when omitted)' },
+      'admin-first-name': { description: 'First name of the admin (shown by /v2 and SCIM; without either name, SCIM shows names made from the email, /v2 "")' },
       'admin-last-name': { description: 'Last name of the admin' },
       'admin-password': { description: 'Password of the admin (for OAuth consent sign-in)' },
     },
@@ -81,7 +81,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     options: {
       workspace: { required: true, description: 'Workspace slug or id' },
       email: { required: true, description: 'Email address' },
-      'first-name': { description: 'First name' },
+      'first-name': { description: 'First name (without either name, SCIM shows names made from the email, /v2 "")' },
       'last-name': { description: 'Last name' },
       role: { description: 'admin or member (default member)' },
       password: { description: 'Password for signing in to the OAuth consent page' },

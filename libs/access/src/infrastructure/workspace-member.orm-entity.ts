@@ -9,6 +9,8 @@ export class WorkspaceMemberOrmEntity {
   @Column('text', { name: 'user_name' }) userName!: string;
   @Column('text', { name: 'first_name', nullable: true }) firstName!: string | null;
   @Column('text', { name: 'last_name', nullable: true }) lastName!: string | null;
+  /** Made without a first or a last name, and not written by SCIM since: SCIM shows names made from the email (libs/scim/README.md). */
+  @Column('boolean', { name: 'never_named', default: false }) neverNamed!: boolean;
   @Column('text', { name: 'avatar_url', nullable: true }) avatarUrl!: string | null;
   @Column('text', { name: 'access_level' }) accessLevel!: 'admin' | 'member';
   @Column('text', { default: 'active' }) state!: 'active' | 'suspended' | 'deprovisioned';

@@ -37,7 +37,12 @@ export class WorkspaceMemberRepository {
   async insert(
     member: Pick<WorkspaceMemberOrmEntity, 'workspaceId' | 'id' | 'email' | 'firstName' | 'lastName' | 'accessLevel'> & { userName?: string; passwordHash?: string | null },
   ): Promise<void> {
-    await this.repo.insert({ ...member, userName: member.userName ?? member.email, passwordHash: member.passwordHash ?? null });
+    await this.repo.insert({
+      ...member,
+      userName: member.userName ?? member.email,
+      passwordHash: member.passwordHash ?? null,
+      neverNamed: !member.firstName?.trim() && !member.lastName?.trim(),
+    });
   }
 
   /** Which of `memberIds` are members of the workspace that were not deleted through SCIM. */
@@ -77,7 +82,7 @@ export class WorkspaceMemberRepository {
     await this.transactions.manager().query(`SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, memberId]);
   }
 
-  /** Writes the fields an identity provider owns. */
+  /** Writes the fields an identity provider owns. The names are then the provider's, removed ones included: never_named no more. */
   async updateProvisioned(
     workspaceId: string,
     memberId: string,
@@ -85,7 +90,7 @@ export class WorkspaceMemberRepository {
   ): Promise<void> {
     await this.transactions.manager().query(
       `UPDATE workspace_members SET user_name = $3, email = $4, first_name = $5, last_name = $6, external_id = $7, access_level = $8, state = $9,
-              scim_profile = $10, updated_at = clock_timestamp()
+              scim_profile = $10, never_named = false, updated_at = clock_timestamp()
         WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, memberId, fields.userName, fields.email, fields.firstName, fields.lastName, fields.externalId, fields.accessLevel, fields.state, fields.scimProfile],
     );

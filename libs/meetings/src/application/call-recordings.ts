@@ -106,7 +106,8 @@ export class CallRecordings {
 
   private readonly slugs = new Map<string, string>();
 
-  private async requireMeeting(workspaceId: string, meetingId: string): Promise<void> {
+  /** Throws a 404 unless the meeting is one of the workspace's. */
+  async requireMeeting(workspaceId: string, meetingId: string): Promise<void> {
     if (!(await this.meetings.exists(workspaceId, meetingId))) throw new NotFoundError(`Meeting with ID "${meetingId}" not found.`);
   }
 }

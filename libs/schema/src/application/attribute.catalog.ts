@@ -302,6 +302,11 @@ export class AttributeCatalog {
     return { attribute, options: await this.options.listOptions(container.workspaceId, [attribute.id], showArchived) };
   }
 
+  /** A select option of the attribute, by UUID or title. */
+  async getOption(container: Container, attributeKey: string, optionKey: string): Promise<SelectOption> {
+    return this.requireOption(await this.choiceAttribute(container, attributeKey, 'select'), optionKey);
+  }
+
   async createOption(container: Container, attributeKey: string, title: string): Promise<{ attribute: Attribute; option: SelectOption }> {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'select');
@@ -323,8 +328,7 @@ export class AttributeCatalog {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'select');
       if (attribute.isInherited) throw new ValidationError(`Attribute "${attribute.slug}" is inherited from the activity's schema; its options cannot be changed.`);
-      const option = await this.options.findOption(container.workspaceId, attribute.id, optionKey);
-      if (!option) throw new NotFoundError(`Select option "${optionKey}" not found on attribute "${attribute.slug}".`);
+      const option = await this.requireOption(attribute, optionKey);
       if (changes.title !== undefined && changes.title !== option.title) {
         assertTitle(changes.title);
         if (await this.options.findOption(container.workspaceId, attribute.id, changes.title)) {
@@ -344,6 +348,11 @@ export class AttributeCatalog {
   async listStatuses(container: Container, attributeKey: string, showArchived: boolean): Promise<{ attribute: Attribute; statuses: Status[] }> {
     const attribute = await this.choiceAttribute(container, attributeKey, 'status');
     return { attribute, statuses: await this.options.listStatuses(container.workspaceId, [attribute.id], showArchived) };
+  }
+
+  /** A status of the attribute, by UUID or title. */
+  async getStatus(container: Container, attributeKey: string, statusKey: string): Promise<Status> {
+    return this.requireStatus(await this.choiceAttribute(container, attributeKey, 'status'), statusKey);
   }
 
   async createStatus(
@@ -385,8 +394,7 @@ export class AttributeCatalog {
   ): Promise<{ attribute: Attribute; status: Status }> {
     return this.transactions.run(async () => {
       const attribute = await this.choiceAttribute(container, attributeKey, 'status');
-      const status = await this.options.findStatus(container.workspaceId, attribute.id, statusKey);
-      if (!status) throw new NotFoundError(`Status "${statusKey}" not found on attribute "${attribute.slug}".`);
+      const status = await this.requireStatus(attribute, statusKey);
       if (changes.title !== undefined && changes.title !== status.title) {
         assertTitle(changes.title);
         if (await this.options.findStatus(container.workspaceId, attribute.id, changes.title)) {
@@ -400,6 +408,18 @@ export class AttributeCatalog {
       await this.keepDefaultValid(attribute, `status "${status.title}"`);
       return { attribute, status: (await this.options.findStatus(container.workspaceId, attribute.id, status.id))! };
     });
+  }
+
+  private async requireOption(attribute: Attribute, optionKey: string): Promise<SelectOption> {
+    const option = await this.options.findOption(attribute.workspaceId, attribute.id, optionKey);
+    if (!option) throw new NotFoundError(`Select option "${optionKey}" not found on attribute "${attribute.slug}".`);
+    return option;
+  }
+
+  private async requireStatus(attribute: Attribute, statusKey: string): Promise<Status> {
+    const status = await this.options.findStatus(attribute.workspaceId, attribute.id, statusKey);
+    if (!status) throw new NotFoundError(`Status "${statusKey}" not found on attribute "${attribute.slug}".`);
+    return status;
   }
 
   private async choiceAttribute(container: Container, attributeKey: string, type: 'select' | 'status'): Promise<Attribute> {

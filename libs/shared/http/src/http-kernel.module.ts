@@ -8,13 +8,15 @@ import { AccessGuard } from './access.guard';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { isReadRequest, RateLimitGuard, ROUTE_THROTTLER, routeRateLimit } from './rate-limit.guard';
 import { PostgresRateLimitStore } from './rate-limit.store';
+import { PathIdsFirstInterceptor } from './path-ids-first.interceptor';
 import { ReadRetryInterceptor } from './read-retry.interceptor';
 import { BasicTokenStrategy, BearerTokenStrategy } from './token.strategies';
 import { createValidationPipe } from './validation.pipe';
 
 /**
  * The request pipeline every context relies on: rate limits, then authentication and scopes,
- * then validation, with one exception filter; a read whose database connection died runs once more. Registered once, by the app's root module.
+ * then validation, with one exception filter; a read whose database connection died runs once more;
+ * a 400 on a route with ids in its path is a 404 when one of them is not the caller's. Registered once, by the app's root module.
  */
 @Module({
   imports: [
@@ -42,6 +44,7 @@ import { createValidationPipe } from './validation.pipe';
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: PathIdsFirstInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
   ],
 })

@@ -5,6 +5,7 @@ export * from './access.guard';
 export * from './api-exception.filter';
 export * from './error-status.map';
 export * from './validation.pipe';
+export type { PathParams, ResolvesPathIds } from './path-ids-first.interceptor';
 export * from './rate-limit.guard';
 export * from './logging';
 export * from './http-kernel.module';

@@ -70,8 +70,9 @@ const bodyPipe = createValidationPipe();
 
 /**
  * Validates a body as the global pipe would, for a handler that takes it raw (`@Body() body:
- * unknown` with `@ApiBody`) so that it can resolve the ids of its path first: another workspace's
- * id is then a 404 whatever the body holds, not a 400 that only says the body was bad.
+ * unknown` with `@ApiBody`) and validates it after its own lookups. Not needed for tenancy: a 400
+ * on a route with path ids is already a 404 for an id that is not the caller's
+ * (PathIdsFirstInterceptor, `ResolvesPathIds`).
  */
 export async function validatedBody<T>(type: new () => T, body: unknown): Promise<T> {
   return (await bodyPipe.transform(body ?? {}, { type: 'body', metatype: type })) as T;

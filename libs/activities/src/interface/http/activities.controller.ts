@@ -1,6 +1,6 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, RequireAdminMember, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, RejectNulPipe, RequireAdminMember, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityCatalog } from '../../application/activity.catalog';
 import { ActivityCreateRequest, ActivityUpdateRequest, ListActivitiesQuery } from './activity.requests';
@@ -11,8 +11,13 @@ const activityParam = { name: 'activity', description: 'Activity UUID or api_slu
 @ApiTags('Activities')
 @Controller('v2/activities')
 @UsePipes(RejectNulPipe)
-export class ActivitiesController {
+export class ActivitiesController implements ResolvesPathIds {
   constructor(private readonly catalog: ActivityCatalog) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.catalog.get(auth.workspaceId, params.activity!);
+  }
 
   @Get()
   @ScopedOperation({

@@ -1,9 +1,10 @@
 import { Body, Controller, UsePipes, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AssertQuery, RecordQueryRequest, RecordWriteRequest } from '@workbase/records';
-import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, ScopedOperation, writeActor } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, recordIdPipe, RejectNulPipe, type ResolvesPathIds, ScopedOperation, writeActor } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ActivityRecords } from '../../application/activity-records';
+import { ActivityCatalog } from '../../application/activity.catalog';
 import { ActivityRecordEnvelope, ActivityRecordListEnvelope, toActivityRecordResponse } from './activity.responses';
 
 const activityParam = { name: 'activity', description: 'Activity UUID or api_slug' };
@@ -17,8 +18,17 @@ const conflict = '`concurrent_write_conflict`: another request is writing this r
 @ApiTags('Activity records')
 @Controller('v2/activities/:activity/records')
 @UsePipes(RejectNulPipe)
-export class ActivityRecordsController {
-  constructor(private readonly records: ActivityRecords) {}
+export class ActivityRecordsController implements ResolvesPathIds {
+  constructor(
+    private readonly records: ActivityRecords,
+    private readonly catalog: ActivityCatalog,
+  ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    if (params.record_id === undefined) await this.catalog.get(auth.workspaceId, params.activity!);
+    else await this.records.get(auth.workspaceId, params.activity!, (await recordIdPipe.transform(params.record_id, { type: 'param' }))!);
+  }
 
   @Post('query')
   @HttpCode(200)

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
 import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, CursorCodec, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, CursorCodec, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CallRecordings } from '../../application/call-recordings';
 import { CALL_RECORDINGS_PAGE, CallRecordingCreateRequest, ListCallRecordingsQuery, TRANSCRIPT_PAGE, TranscriptQuery } from './call-recording.requests';
@@ -16,11 +16,18 @@ const write = [SCOPES.meetingRead, SCOPES.callRecordingReadWrite] as const;
 @ApiTags('Call recordings')
 @UsePipes(RejectNulPipe)
 @Controller('v2/meetings/:meeting_id/call_recordings')
-export class CallRecordingsController {
+export class CallRecordingsController implements ResolvesPathIds {
   constructor(
     private readonly recordings: CallRecordings,
     private readonly cursors: CursorCodec,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    const meetingId = (await meetingIdPipe.transform(params.meeting_id!, { type: 'param' }))!;
+    if (params.call_recording_id === undefined) await this.recordings.requireMeeting(auth.workspaceId, meetingId);
+    else await this.recordings.get(auth.workspaceId, meetingId, (await recordingIdPipe.transform(params.call_recording_id, { type: 'param' }))!);
+  }
 
   @Post()
   @HttpCode(200)

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, type AuthContext, CurrentAuth, EmptyBody, pageOf, ScopedOperation } from '@workbase/shared/http';
+import { ApiErrorResponse, type AuthContext, CurrentAuth, EmptyBody, pageOf, type PathParams, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { CreateNoteUseCase } from '../../application/create-note.use-case';
 import { DeleteNoteUseCase } from '../../application/delete-note.use-case';
@@ -17,13 +17,18 @@ const tooLarge = { type: ApiErrorResponse, description: '`validation_type` (413)
 
 @ApiTags('Notes')
 @Controller('v2/notes')
-export class NotesController {
+export class NotesController implements ResolvesPathIds {
   constructor(
     private readonly queries: NoteQueries,
     private readonly createNote: CreateNoteUseCase,
     private readonly updateNote: UpdateNoteUseCase,
     private readonly deleteNote: DeleteNoteUseCase,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.queries.get(auth.workspaceId, (await noteIdPipe.transform(params.note_id!, { type: 'param' }))!);
+  }
 
   @Get()
   @ScopedOperation({

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '@workbase/schema';
@@ -23,13 +23,19 @@ const entryWrite = [SCOPES.listEntryReadWrite, SCOPES.listConfigurationRead] as 
 @ApiTags('List entries')
 @UsePipes(RejectNulPipe)
 @Controller('v2/lists/:list/entries')
-export class ListEntriesController {
+export class ListEntriesController implements ResolvesPathIds {
   constructor(
     private readonly containers: ContainerResolver,
     private readonly entries: EntryService,
     private readonly deletes: DeleteRecordUseCase,
     private readonly batches: WriteBatchUseCase,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    const container = await this.containers.list(auth.workspaceId, params.list!);
+    if (params.entry_id !== undefined) await this.entries.get(container, (await entryIdPipe.transform(params.entry_id, { type: 'param' }))!);
+  }
 
   @Post()
   @HttpCode(200)

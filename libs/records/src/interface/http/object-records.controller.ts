@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, recordIdPipe, RejectNulPipe, RouteRateLimit, ScopedOperation, validatedBody } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, recordIdPipe, RejectNulPipe, type ResolvesPathIds, RouteRateLimit, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AssertRecordUseCase } from '../../application/assert-record.use-case';
@@ -30,7 +30,7 @@ const writeConflict = '`uniqueness_conflict`: a unique value belongs to another 
 @ApiTags('Records')
 @UsePipes(RejectNulPipe)
 @Controller('v2/objects/:object/records')
-export class ObjectRecordsController {
+export class ObjectRecordsController implements ResolvesPathIds {
   constructor(
     private readonly containers: ContainerResolver,
     private readonly records: RecordQueries,
@@ -42,6 +42,12 @@ export class ObjectRecordsController {
     private readonly batches: WriteBatchUseCase,
     private readonly merges: MergeRecordsUseCase,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    const container = await this.containers.object(auth.workspaceId, params.object!);
+    if (params.record_id !== undefined) await this.records.get(container, (await recordIdPipe.transform(params.record_id, { type: 'param' }))!);
+  }
 
   @Post('query')
   @HttpCode(200)

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, pageOf, recordIdPipe, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, pageOf, type PathParams, recordIdPipe, RejectNulPipe, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { RecordSearch, type SearchRequester } from '../../application/record-search';
 import { RecordQueries } from '../../application/record.queries';
@@ -19,12 +19,23 @@ const entryIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundErro
 @ApiTags('Records')
 @UsePipes(RejectNulPipe)
 @Controller('v2')
-export class RecordLinksController {
+export class RecordLinksController implements ResolvesPathIds {
   constructor(
     private readonly containers: ContainerResolver,
     private readonly search: RecordSearch,
     private readonly records: RecordQueries,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    if (params.list !== undefined) {
+      const container = await this.containers.list(auth.workspaceId, params.list);
+      await this.records.values(container, (await entryIdPipe.transform(params.entry_id!, { type: 'param' }))!, params.attribute!, { showHistoric: false, limit: 1 });
+    } else {
+      const container = await this.containers.object(auth.workspaceId, params.object!);
+      await this.records.get(container, (await recordIdPipe.transform(params.record_id!, { type: 'param' }))!);
+    }
+  }
 
   @Get('objects/:object/records/:record_id/entries')
   @ScopedOperation({

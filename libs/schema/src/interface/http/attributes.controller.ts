@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Get, Inject, Param, Patch, Post, Query, type Type, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import type { Scope } from '@workbase/shared/kernel';
 import { AttributeCatalog } from '../../application/attribute.catalog';
 import type { Container } from '../../domain/container';
@@ -59,12 +59,21 @@ export function createAttributesController(target: AttributeTarget): Type<unknow
   @ApiTags(target.tag)
   @UsePipes(RejectNulPipe)
   @Controller(`v2/${target.path}/:identifier/attributes`)
-  class AttributesController {
+  class AttributesController implements ResolvesPathIds {
     constructor(
       private readonly catalog: AttributeCatalog,
       private readonly presenter: AttributePresenter,
       @Inject(target.lookup.service) private readonly lookupService: object,
     ) {}
+
+    /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+    async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+      const container = await this.container(auth, params.identifier!);
+      if (params.attribute === undefined) return;
+      if (params.option !== undefined) await this.catalog.getOption(container, params.attribute, params.option);
+      else if (params.status !== undefined) await this.catalog.getStatus(container, params.attribute, params.status);
+      else await this.catalog.get(container, params.attribute);
+    }
 
     @Get()
     @ScopedOperation({

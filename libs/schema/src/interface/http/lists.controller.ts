@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ListCatalog } from '../../application/list.catalog';
 import type { ListWithAccess } from '../../domain/list-definition';
@@ -13,11 +13,16 @@ const listParam = { name: 'list', description: 'List UUID or api_slug' };
 @ApiTags('Lists')
 @UsePipes(RejectNulPipe)
 @Controller('v2/lists')
-export class ListsController {
+export class ListsController implements ResolvesPathIds {
   constructor(
     private readonly lists: ListCatalog,
     private readonly objects: ObjectDirectory,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.lists.get(auth.workspaceId, params.list!);
+  }
 
   private async present(list: ListWithAccess) {
     return toListResponse(list, (await this.objects.find(list.workspaceId, list.parentObjectId))?.apiSlug ?? list.parentObjectId);

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Get, Param, Patch, Post, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { SCOPES } from '@workbase/shared/kernel';
 import { ObjectCatalog } from '../../application/object.catalog';
 import { ObjectCreateRequest, ObjectUpdateRequest } from './object.requests';
@@ -9,8 +9,13 @@ import { ObjectEnvelope, ObjectListEnvelope, toObjectResponse } from './object.r
 @ApiTags('Objects')
 @UsePipes(RejectNulPipe)
 @Controller('v2/objects')
-export class ObjectsController {
+export class ObjectsController implements ResolvesPathIds {
   constructor(private readonly objects: ObjectCatalog) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.objects.get(auth.workspaceId, params.object!);
+  }
 
   @Get()
   @ScopedOperation({

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Get, Inject, Param, ParseUUIDPipe, Patch, Post, Query, type Type, UsePipes, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, CursorCodec, RejectNulPipe, ScopedOperation, validatedBody } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, CursorCodec, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation, validatedBody } from '@workbase/shared/http';
 import { NotFoundError, type Scope, SCOPES } from '@workbase/shared/kernel';
 import { ViewCatalog } from '../../application/view.catalog';
 import type { Container } from '../../domain/container';
@@ -42,12 +42,18 @@ export function createViewsController(target: ViewTarget): Type<unknown> {
   @ApiTags('Views')
   @UsePipes(RejectNulPipe)
   @Controller(`v2/${noun}s/:${noun}/views`)
-  class ViewsController {
+  class ViewsController implements ResolvesPathIds {
     constructor(
       private readonly views: ViewCatalog,
       private readonly cursors: CursorCodec,
       @Inject(target.lookup.service) private readonly lookupService: object,
     ) {}
+
+    /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+    async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+      const container = await this.container(auth, params[noun]!);
+      if (params.view_id !== undefined) await this.views.get(container, (await viewIdPipe.transform(params.view_id, { type: 'param' }))!);
+    }
 
     @Get()
     @ScopedOperation({

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, type PathParams, type ResolvesPathIds } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { ScimGroupsService, type ScimGroupView } from '../../application/scim-groups.service';
 import { SCIM_URN } from '../../domain/urns';
@@ -23,7 +23,7 @@ const GROUP_BODY = {
 @ApiTags('SCIM')
 @Controller('scim/v2/Groups')
 @UseInterceptors(ScimJsonInterceptor)
-export class ScimGroupsController extends ScimSearchHandlers({ plural: 'groups (teams)', listDescription: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' }) {
+export class ScimGroupsController extends ScimSearchHandlers({ plural: 'groups (teams)', listDescription: 'Filter on displayName, externalId, id or members; `excludedAttributes=members` skips reading members.' }) implements ResolvesPathIds {
   private readonly respond: ScimResourceResponder<ScimGroupView>;
 
   constructor(
@@ -32,6 +32,11 @@ export class ScimGroupsController extends ScimSearchHandlers({ plural: 'groups (
   ) {
     super();
     this.respond = new ScimResourceResponder({ urn: SCIM_URN.group, version: (view) => view.team.version, document: (view) => toScimGroup(view.team, view.members, config.baseUrl) });
+  }
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.groups.get(auth.workspaceId, params.workspace_team_id!, false);
   }
 
   @Post()

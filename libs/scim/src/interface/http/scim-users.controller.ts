@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { type AuthContext, CurrentAuth } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, type PathParams, type ResolvesPathIds } from '@workbase/shared/http';
 import type { Response } from 'express';
 import { type ScimCaller, ScimUsersService } from '../../application/scim-users.service';
 import type { ScimUserRecord } from '../../domain/scim-user';
@@ -24,7 +24,7 @@ const USER_BODY = {
 @ApiTags('SCIM')
 @Controller('scim/v2/Users')
 @UseInterceptors(ScimJsonInterceptor)
-export class ScimUsersController extends ScimSearchHandlers({ plural: 'users', listDescription: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' }) {
+export class ScimUsersController extends ScimSearchHandlers({ plural: 'users', listDescription: 'Active members, suspended and deprovisioned members, and pending invites, in creation order.' }) implements ResolvesPathIds {
   private readonly respond: ScimResourceResponder<ScimUserRecord>;
 
   constructor(
@@ -33,6 +33,11 @@ export class ScimUsersController extends ScimSearchHandlers({ plural: 'users', l
   ) {
     super();
     this.respond = new ScimResourceResponder({ urn: SCIM_URN.user, version: (user) => user.version, document: (user) => toScimUser(user, config.baseUrl) });
+  }
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.users.get(auth.workspaceId, params.user_id!);
   }
 
   @Post()

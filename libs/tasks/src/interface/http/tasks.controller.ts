@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, UsePipes } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyBody, pageOf, RejectNulPipe, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyBody, pageOf, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES, ValidationError } from '@workbase/shared/kernel';
 import { TaskCommands } from '../../application/task.commands';
 import type { AssigneeRef, LinkedRecordRef } from '../../application/task-references';
@@ -18,11 +18,16 @@ const write = [SCOPES.taskReadWrite, SCOPES.objectConfigurationRead, SCOPES.reco
 @ApiTags('Tasks')
 @UsePipes(RejectNulPipe)
 @Controller('v2/tasks')
-export class TasksController {
+export class TasksController implements ResolvesPathIds {
   constructor(
     private readonly queries: TaskQueries,
     private readonly commands: TaskCommands,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    await this.queries.get(auth.workspaceId, (await taskIdPipe.transform(params.task_id!, { type: 'param' }))!);
+  }
 
   @Get()
   @ScopedOperation({

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
 import { ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, pageOf, ScopedOperation } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, pageOf, type PathParams, type ResolvesPathIds, ScopedOperation } from '@workbase/shared/http';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { DeliveryAttempts } from '../../application/delivery-attempts';
 import { CreateWebhookUseCase } from '../../application/create-webhook.use-case';
@@ -27,7 +27,7 @@ const EXTENSION = 'Workbase extension (not part of the reference API).';
 
 @ApiTags('Webhooks')
 @Controller('v2/webhooks')
-export class WebhooksController {
+export class WebhooksController implements ResolvesPathIds {
   constructor(
     private readonly webhooks: WebhookQueries,
     private readonly createWebhook: CreateWebhookUseCase,
@@ -36,6 +36,13 @@ export class WebhooksController {
     private readonly attempts: DeliveryAttempts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The path's ids, looked up as the reads of them do (PathIdsFirstInterceptor: an unknown id is a 404 whatever the body). */
+  async resolvePathIds(auth: AuthContext, params: PathParams): Promise<void> {
+    const webhookId = (await webhookIdPipe.transform(params.webhook_id!, { type: 'param' }))!;
+    if (params.delivery_id === undefined) await this.webhooks.get(auth.workspaceId, webhookId);
+    else await this.webhooks.delivery(auth.workspaceId, webhookId, (await deliveryIdPipe.transform(params.delivery_id, { type: 'param' }))!);
+  }
 
   @Get()
   @ScopedOperation({ scopes: [SCOPES.webhookRead], summary: 'List webhooks', ok: WebhookListResponse })
