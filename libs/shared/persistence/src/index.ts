@@ -13,3 +13,5 @@ export * from './pg-errors';
 export * from './unique-violation';
 export * from './standalone-client';
 export * from './value-columns';
+export * from './audit-trail';
+export * from './request-context';

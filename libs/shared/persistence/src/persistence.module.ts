@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CacheInvalidations } from './cache-invalidations';
+import { AuditTrail } from './audit-trail';
 import { EventOutbox } from './event-outbox';
 import { TransactionRunner } from './transaction-runner';
 
@@ -37,8 +38,8 @@ export class PersistenceModule {
           },
         }),
       ],
-      providers: [TransactionRunner, EventOutbox, { provide: CacheInvalidations, useValue: invalidations }],
-      exports: [TransactionRunner, EventOutbox, CacheInvalidations],
+      providers: [TransactionRunner, EventOutbox, AuditTrail, { provide: CacheInvalidations, useValue: invalidations }],
+      exports: [TransactionRunner, EventOutbox, AuditTrail, CacheInvalidations],
     };
   }
 }
