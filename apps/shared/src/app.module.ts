@@ -13,6 +13,7 @@ import { CommentsModule } from '@workbase/comments';
 import { SqlModule } from '@workbase/sql';
 import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
+import { AuditModule } from '@workbase/audit';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
@@ -55,6 +56,7 @@ export class AppModule {
         SqlModule,
         OAuthModule,
         WebhooksModule,
+        AuditModule,
         ...extraImports,
       ],
       controllers: [HealthController, MetricsController],
