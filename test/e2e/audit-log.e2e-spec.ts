@@ -116,6 +116,23 @@ describe('audit log', () => {
     }
   });
 
+  it('is the table audit.log of POST /v2/sql, bound to the workspace, for admins only', async () => {
+    const recordId = await createRecord('companies', { name: 'Queried' });
+    await createRecord('companies', { name: 'Elsewhere' }, other.token);
+    const sql = (statement: string, token = ws.token) => post('/v2/sql', { sql: statement }, token);
+    const mine = await sql(`SELECT action, target_id FROM audit.log WHERE target_id = '${recordId}'`).expect(200);
+    expect(mine.body.data.rows).toEqual([{ action: 'record.created', target_id: recordId }]);
+    const workspaces = await sql('SELECT count(*) AS n, count(DISTINCT request_id) AS requests FROM audit.log').expect(200);
+    expect(Number(workspaces.body.data.rows[0].n)).toBe(await entryCount());
+    const theirs = await sql(`SELECT count(*) AS n FROM audit.log WHERE target_id = '${recordId}'`, other.token).expect(200);
+    expect(Number(theirs.body.data.rows[0].n)).toBe(0);
+    const memberId = await t.createMember(ws.workspaceId, 'cy@audited.test', 'member');
+    const memberToken = await t.tokenFor(ws.workspaceId, [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead, SCOPES.userManagementRead], { memberId });
+    await sql('SELECT count(*) FROM audit.log', memberToken).expect(403);
+    const noScope = await t.tokenFor(ws.workspaceId, [SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead]);
+    await sql('SELECT count(*) FROM audit.log', noScope).expect(403);
+  });
+
   describe('audit:verify', () => {
     it('exits 0 on an intact chain, and names the first entry altered in the database', async () => {
       const recordId = await createRecord('companies', { name: 'Chained', domains: ['chained.test'] });

@@ -32,7 +32,7 @@ export class SqlController {
   @ApiStandardErrors()
   @ApiForbiddenResponse(forbidden)
   async query(@CurrentAuth() auth: AuthContext, @Body() body: SqlQueryRequest): Promise<SqlResultEnvelope> {
-    const result = await this.sql.query({ workspaceId: auth.workspaceId, scopes: auth.scopes }, body.sql);
+    const result = await this.sql.query({ workspaceId: auth.workspaceId, scopes: auth.scopes, isAdmin: auth.isAdmin }, body.sql);
     return { data: { rows: result.rows, columns: result.columns, truncated: result.truncated } };
   }
 
