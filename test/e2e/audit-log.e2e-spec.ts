@@ -1,3 +1,4 @@
+import { SweepAuditRetentionUseCase } from '@workbase/audit';
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { cliJson, runCli } from '../support/cli';
@@ -162,6 +163,34 @@ describe('audit log', () => {
       const issued = cliJson(await runCli(t.database.url, 'token:create', '--workspace', ws.slug, '--scopes', 'note:read'));
       const log = await entries(`?action=cli.token:create`);
       expect(log).toEqual([expect.objectContaining({ target: expect.objectContaining({ kind: 'token', id: issued.token_id }), actor: expect.objectContaining({ type: 'cli', cli_os_user: expect.any(String) }), request_id: expect.stringMatching(/^cli-/) })]);
+    });
+  });
+
+  // Last: the sweep cuts every workspace of this database.
+  describe('retention', () => {
+    it('the sweep removes entries older than the retention, and the chain verifies from its new anchor', async () => {
+      const fresh = await t.createWorkspace('audited-retention');
+      const recordOf = (name: string) => createRecord('companies', { name }, fresh.token);
+      await recordOf('Old 1');
+      await recordOf('Old 2');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const newer = await recordOf('New');
+      const [cut] = await db().query(`SELECT occurred_at FROM audit_log WHERE workspace_id = $1 AND target_id = $2`, [fresh.workspaceId, newer]);
+      const before = await entryCount(fresh.workspaceId);
+      const older = Number((await db().query(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1 AND occurred_at < $2`, [fresh.workspaceId, cut.occurred_at]))[0].n);
+      expect(older).toBeGreaterThan(0);
+      // Retention of one day, "now" one day after the newest entry: exactly the entries before it go.
+      await t.app.get(SweepAuditRetentionUseCase).execute(1, new Date(cut.occurred_at.getTime() + 86_400_000));
+      expect(await entryCount(fresh.workspaceId)).toBe(before - older);
+      await recordOf('After the cut');
+      const verified = cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', fresh.workspaceId));
+      expect(verified).toEqual(expect.objectContaining({ intact: true, entries_checked: before - older + 1, anchor_sequence: String(older) }));
+    });
+
+    it('keeps entries younger than the retention', async () => {
+      const before = await entryCount();
+      expect(await t.app.get(SweepAuditRetentionUseCase).execute(365)).toEqual({ removed: 0 });
+      expect(await entryCount()).toBe(before);
     });
   });
 });

@@ -3,6 +3,7 @@ import { IssueTokenUseCase, CreateWorkspaceUseCase, WorkspaceLookup } from '@wor
 import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
+import { AuditRetentionSweeper } from '@workbase/audit';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
         logger.warn('requests still running; closing their connections');
         server.closeAllConnections();
       }
+      await withinBudget(app.get(AuditRetentionSweeper).stop(), left() - 2_500);
       if (!(await withinBudget(app.get(WebhookWorker).stop(), left() - 2_000))) {
         logger.warn('delivery attempts still running; their jobs are released to another worker when they expire');
       }
@@ -62,7 +64,10 @@ async function main(): Promise<void> {
     server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
     // A request's headers may take as long as the connection may idle, plus a margin.
     server.headersTimeout = config.httpKeepAliveTimeoutMs + 1_000;
-    if (config.runWorker) await app.get(WebhookWorker).start();
+    if (config.runWorker) {
+      await app.get(WebhookWorker).start();
+      app.get(AuditRetentionSweeper).start();
+    }
     exitWhenDatabaseIsLost(database, config, logger);
     announce.info(
       { url: config.baseUrl, docs: `${config.baseUrl}/docs`, database: describeDatabase(database, config), worker: config.runWorker },

@@ -161,6 +161,10 @@ class EnvironmentVariables {
   @IntegerVar(1024)
   SQL_MAX_RESULT_BYTES?: number;
 
+  /** Days an audit entry is kept; the worker removes older ones (the chain stays verifiable from its new anchor). */
+  @IntegerVar(1, 36500)
+  AUDIT_RETENTION_DAYS?: number;
+
   /** Connections of the SQL endpoint's own pool: at most this many statements run at once per process. */
   @IntegerVar(1, 100)
   SQL_POOL_SIZE?: number;
@@ -215,6 +219,8 @@ export interface AppConfig {
    * (the default outside production, or METRICS_PUBLIC=true), nobody otherwise.
    */
   readonly metrics: { readonly token: string | null; readonly open: boolean };
+  /** Days audit entries are kept (AUDIT_RETENTION_DAYS, default 365; libs/audit/README.md). */
+  readonly auditRetentionDays: number;
   /** Limits of the SQL endpoint (libs/sql/README.md). */
   readonly sql: {
     readonly statementTimeoutMs: number;
@@ -307,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cursorSecret: parsed.CURSOR_SECRET ?? randomBytes(32).toString('base64url'),
     metrics: { token: parsed.METRICS_TOKEN || null, open: parsed.METRICS_PUBLIC ?? parsed.NODE_ENV !== 'production' },
     secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS ?? 365,
     sql: {
       statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000,
       maxRows: parsed.SQL_MAX_ROWS ?? 10_000,
