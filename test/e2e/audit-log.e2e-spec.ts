@@ -36,7 +36,10 @@ describe('audit log', () => {
     const log = await entries(`?target_id=${recordId}`);
     const byAction = (action: string) => log.filter((entry) => entry.action === action);
     expect(byAction('record.created')).toEqual([expect.objectContaining({ request_id: created.headers['x-request-id'], target: { kind: 'record', id: recordId, ids: expect.objectContaining({ record_id: recordId }) } })]);
-    expect(byAction('record.updated').map((entry) => entry.request_id)).toEqual(expect.arrayContaining([updated.headers['x-request-id']]));
+    expect(byAction('record.updated')).toEqual([
+      expect.objectContaining({ request_id: updated.headers['x-request-id'], changes: { name: { old: ['Acme'], new: ['Acme Ltd'] } } }),
+    ]);
+    expect(byAction('record.created')[0].changes).toBeNull();
     expect(byAction('record.deleted')).toEqual([expect.objectContaining({ request_id: deleted.headers['x-request-id'] })]);
     for (const entry of log) {
       expect(entry.actor).toEqual(expect.objectContaining({ type: 'api-token', token_kind: 'service', token_id: expect.any(String), member_id: ws.adminMemberId }));

@@ -35,6 +35,15 @@ export interface AuditChanges {
   readonly [attributeSlug: string]: { readonly old: unknown; readonly new: unknown };
 }
 
+/**
+ * `event` with the value changes its audit entry records (the outbox stores the event as before).
+ * Values are the stored value keys; the record engine has no secret-bearing attribute type, and a
+ * type that carries secrets must not pass its values here.
+ */
+export function withAuditChanges<E extends DomainEvent>(event: E, changes: AuditChanges): E {
+  return { ...event, auditChanges: changes };
+}
+
 /** An entry that no event describes (the CLI's backups and restores, for example). */
 export interface AuditEntry {
   readonly workspaceId: string;
