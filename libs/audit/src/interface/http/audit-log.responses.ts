@@ -36,13 +36,13 @@ export class AuditEntryResponse {
   @ApiProperty({ description: 'SHA-256 (hex) of prev_hash and the hash of this entry\'s canonical content' }) hash!: string;
 }
 
-class Pagination {
+class AuditLogPagination {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
 }
 
 export class AuditLogPageEnvelope {
   @ApiProperty({ type: [AuditEntryResponse] }) data!: AuditEntryResponse[];
-  @ApiProperty({ type: Pagination }) pagination!: Pagination;
+  @ApiProperty({ type: AuditLogPagination }) pagination!: AuditLogPagination;
 }
 
 export function toAuditEntryResponse(entry: AuditEntryView): AuditEntryResponse {
