@@ -1,4 +1,5 @@
 import { SweepAuditRetentionUseCase } from '@workbase/audit';
+import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
 import { cliJson, runCli } from '../support/cli';
@@ -63,6 +64,16 @@ describe('audit log', () => {
     expect(noteEntry.actor).toEqual(expect.objectContaining({ token_kind: 'member', member_id: memberId, app_id: 'app-client-1' }));
     const byActor = await entries(`?actor_id=${noteEntry.actor.id as string}&action=task.created`, token);
     expect(byActor).toEqual([expect.objectContaining({ target: expect.objectContaining({ kind: 'task', id: taskId }), request_id: task.headers['x-request-id'] })]);
+  });
+
+  it('records a SCIM provisioning with the SCIM token and its request id', async () => {
+    await t.app.get(MemberProvisioning).addVerifiedEmailDomain(ws.workspaceId, 'scim.audited.test');
+    const scimToken = await t.tokenFor(ws.workspaceId, [SCOPES.userManagementReadWrite]);
+    const created = await t.http().post('/scim/v2/Users').set({ Authorization: `Bearer ${scimToken}` })
+      .send({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'dee@scim.audited.test' }).expect(201);
+    const [entry] = await entries(`?target_id=${created.body.id as string}`);
+    expect(entry).toEqual(expect.objectContaining({ action: 'workspace-member.created', request_id: created.headers['x-request-id'], target: expect.objectContaining({ kind: 'workspace-member' }) }));
+    expect(entry.actor).toEqual(expect.objectContaining({ token_kind: 'service', token_id: expect.any(String) }));
   });
 
   it('a write that fails leaves no entry', async () => {
