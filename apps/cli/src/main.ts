@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger, PinoNestLogger } from '@workbase/shared/http';
 import { DomainError } from '@workbase/shared/kernel';
-import { type DatabaseHandle, openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { AuditTrail, type DatabaseHandle, openDatabase, runInRequestContext, runMigrations, TransactionRunner } from '@workbase/shared/persistence';
 import { AppModule } from '../../shared/src/app.module';
 import { backupDatabase, restoreDatabase } from './backup';
-import { COMMANDS, UsageError } from './commands';
+import { type CommandArgs, type CommandDefinition, COMMANDS, UsageError } from './commands';
 
 /**
  * Admin commands against the same database as the server (embedded or DATABASE_URL), whether or
@@ -48,11 +51,39 @@ async function main(argv: string[]): Promise<number> {
     await runMigrations(sessionUrl);
     const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseUrl: url }), { logger: new PinoNestLogger(logger) });
     try {
-      return await command.run(values, app);
+      const result = await runCommand(command, name, values, app);
+      if (command.failed?.(result)) process.exitCode = 3;
+      return result;
     } finally {
       await app.close();
     }
   });
+}
+
+/**
+ * Runs a command in one transaction with its audit entry (`cli.<command>`, actor: the CLI and the
+ * OS user who ran it, request id: a new one per command), so a command that fails leaves neither.
+ */
+async function runCommand(command: CommandDefinition, name: string, args: CommandArgs, app: INestApplicationContext): Promise<Record<string, unknown>> {
+  if (!command.audited) return command.run(args, app);
+  const audited = command.audited;
+  const actor = { cli_os_user: osUser() };
+  return runInRequestContext({ requestId: `cli-${randomUUID()}`, actor }, () =>
+    app.get(TransactionRunner).run(async () => {
+      const result = await command.run(args, app);
+      const target = await audited(args, result, app);
+      if (target) await app.get(AuditTrail).record({ workspaceId: target.workspaceId, action: `cli.${name}`, targetKind: target.targetKind, targetId: target.targetId, actor: { type: 'cli', id: null } });
+      return result;
+    }),
+  );
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? `uid:${process.getuid?.() ?? 'unknown'}`;
+  }
 }
 
 async function withDatabase(
@@ -63,7 +94,7 @@ async function withDatabase(
   const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseDirectUrl: config.databaseDirectUrl, dataDir: config.dataDir, log: (line) => logger.debug(line) });
   try {
     process.stdout.write(`${JSON.stringify(await work(database))}\n`);
-    return 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } finally {
     await database.close();
   }
