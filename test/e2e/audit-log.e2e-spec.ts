@@ -1,4 +1,4 @@
-import { SweepAuditRetentionUseCase } from '@workbase/audit';
+import { AuditSealer, SealAuditEntriesUseCase, SweepAuditRetentionUseCase } from '@workbase/audit';
 import { MemberProvisioning } from '@workbase/access';
 import { SCOPES } from '@workbase/shared/kernel';
 import { DataSource } from 'typeorm';
@@ -8,14 +8,15 @@ import { useTestApp, useWorkspace } from '../support/suite';
 
 interface Entry {
   id: string;
-  sequence: string;
+  sequence: string | null;
   action: string;
   request_id: string | null;
   actor: Record<string, unknown>;
   target: { kind: string; id: string; ids: Record<string, unknown> };
   changes: Record<string, { old: unknown; new: unknown }> | null;
-  prev_hash: string;
-  hash: string;
+  content_hash: string;
+  prev_hash: string | null;
+  hash: string | null;
 }
 
 describe('audit log', () => {
@@ -27,6 +28,16 @@ describe('audit log', () => {
   const db = () => t.app.get(DataSource);
   const entries = async (query = '', token = ws.token): Promise<Entry[]> => (await get(`/v2/audit_log${query}`, token).expect(200)).body.data as Entry[];
   const entryCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1`, [workspaceId]))[0].n);
+  const unsealedCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1 AND seq IS NULL`, [workspaceId]))[0].n);
+  /** What the worker's sealer does (the test app runs no worker): chains every committed entry. */
+  const seal = async (workspaceId = ws.workspaceId) => {
+    const until = Date.now() + 20_000;
+    // Behind the commit horizon: a transaction still open elsewhere on the cluster may hold it back a moment.
+    while ((await t.app.get(SealAuditEntriesUseCase).sealPending()) >= 0 && (await unsealedCount(workspaceId)) > 0) {
+      if (Date.now() > until) throw new Error('entries stay unsealed');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   it('records each API change with the X-Request-Id of its response, the token, the member and the target', async () => {
     const created = await post('/v2/objects/companies/records', { data: { values: { name: 'Acme', domains: ['acme.test'] } } }).expect(200);
@@ -34,6 +45,11 @@ describe('audit log', () => {
     const updated = await patch(`/v2/objects/companies/records/${recordId}`, { data: { values: { name: 'Acme Ltd' } } }).expect(200);
     const deleted = await del(`/v2/objects/companies/records/${recordId}`).expect(200);
 
+    // Written with the change, before any sealing: content hash only.
+    const unsealed = await entries(`?target_id=${recordId}`);
+    expect(unsealed).toHaveLength(3);
+    for (const entry of unsealed) expect(entry).toEqual(expect.objectContaining({ sequence: null, prev_hash: null, hash: null, content_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }));
+    await seal();
     const log = await entries(`?target_id=${recordId}`);
     const byAction = (action: string) => log.filter((entry) => entry.action === action);
     expect(byAction('record.created')).toEqual([expect.objectContaining({ request_id: created.headers['x-request-id'], target: { kind: 'record', id: recordId, ids: expect.objectContaining({ record_id: recordId }) } })]);
@@ -87,6 +103,7 @@ describe('audit log', () => {
 
   it('pages with a cursor and filters by time', async () => {
     for (let i = 0; i < 3; i += 1) await createRecord('companies', { name: `Paged ${i}` });
+    await seal();
     const first = await get('/v2/audit_log?limit=2&action=record.created').expect(200);
     expect(first.body.data).toHaveLength(2);
     const next = await get(`/v2/audit_log?limit=2&action=record.created&cursor=${encodeURIComponent(first.body.pagination.next_cursor as string)}`).expect(200);
@@ -148,29 +165,81 @@ describe('audit log', () => {
     await sql('SELECT count(*) FROM audit.log', noScope).expect(403);
   });
 
+  describe('the sealer', () => {
+    it('chains a committed entry within about a second when the worker runs it', async () => {
+      const sealer = t.app.get(AuditSealer);
+      sealer.start();
+      try {
+        const started = Date.now();
+        const recordId = await createRecord('companies', { name: 'Sealed soon' });
+        let sealedAfterMs: number | null = null;
+        while (sealedAfterMs === null && Date.now() - started < 15_000) {
+          const [entry] = await entries(`?target_id=${recordId}`);
+          if (entry.sequence !== null) sealedAfterMs = Date.now() - started;
+          else await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(sealedAfterMs).not.toBeNull();
+        // ~0.5 s tick; generous for a loaded machine.
+        expect(sealedAfterMs).toBeLessThan(5_000);
+      } finally {
+        await sealer.stop();
+      }
+    });
+
+    it('two sealers at once chain each entry once, in one unbroken chain', async () => {
+      await Promise.all(Array.from({ length: 12 }, (_, i) => createRecord('companies', { name: `Concurrent ${i}` })));
+      const sealers = t.app.get(SealAuditEntriesUseCase);
+      await Promise.all([sealers.sealPending(), sealers.sealPending(), sealers.sealPending()]);
+      await seal();
+      const [{ n, distinct, max }] = await db().query(`SELECT count(*)::int AS n, count(DISTINCT seq)::int AS distinct, max(seq)::int AS max FROM audit_log WHERE workspace_id = $1`, [ws.workspaceId]);
+      expect(distinct).toBe(n);
+      expect(max).toBe(n);
+      expect(cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug))).toEqual(expect.objectContaining({ intact: true, entries_checked: n }));
+    });
+  });
+
   describe('audit:verify', () => {
     it('exits 0 on an intact chain, and names the first entry altered in the database', async () => {
       const recordId = await createRecord('companies', { name: 'Chained', domains: ['chained.test'] });
       await patch(`/v2/objects/companies/records/${recordId}`, { data: { values: { name: 'Chained Ltd' } } }).expect(200);
+      await seal();
       const ran = await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug);
       const intact = cliJson(ran);
       expect(intact).toEqual(expect.objectContaining({ intact: true, first_bad_entry: null }));
       expect(intact.entries_checked).toBe(await entryCount());
 
-      const [victim] = await db().query(`SELECT seq::text AS seq, id FROM audit_log WHERE workspace_id = $1 ORDER BY seq LIMIT 1 OFFSET 2`, [ws.workspaceId]);
+      const [victim] = await db().query(`SELECT seq::text AS seq, id, target_id FROM audit_log WHERE workspace_id = $1 ORDER BY seq LIMIT 1 OFFSET 2`, [ws.workspaceId]);
       await db().query(`UPDATE audit_log SET target_id = 'someone-else' WHERE workspace_id = $1 AND seq = $2`, [ws.workspaceId, victim.seq]);
       const broken = await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug);
       expect(broken.code).toBe(3);
       expect(JSON.parse(broken.stdout)).toEqual(expect.objectContaining({ intact: false, first_bad_entry: { sequence: victim.seq, id: victim.id, reason: 'content_altered' } }));
+      // Put it back: the chain holds again.
+      await db().query(`UPDATE audit_log SET target_id = $3 WHERE workspace_id = $1 AND seq = $2`, [ws.workspaceId, victim.seq, victim.target_id]);
+      expect(cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug))).toEqual(expect.objectContaining({ intact: true }));
     });
 
     it('finds an entry removed from the middle', async () => {
       for (const name of ['Theirs', 'Also theirs', 'Still theirs']) await createRecord('companies', { name }, other.token);
+      await seal(other.workspaceId);
       const [victim] = await db().query(`SELECT seq::text AS seq FROM audit_log WHERE workspace_id = $1 ORDER BY seq LIMIT 1 OFFSET 1`, [other.workspaceId]);
       await db().query(`DELETE FROM audit_log WHERE workspace_id = $1 AND seq = $2`, [other.workspaceId, victim.seq]);
       const broken = await runCli(t.database.url, 'audit:verify', '--workspace', other.workspaceId);
       expect(broken.code).toBe(3);
       expect(JSON.parse(broken.stdout).first_bad_entry).toEqual({ sequence: victim.seq, id: null, reason: 'entry_missing' });
+    });
+
+    it('checks the content hash of entries not sealed yet, and names an altered one', async () => {
+      await seal();
+      const recordId = await createRecord('companies', { name: 'Fresh', domains: ['fresh.test'] });
+      const [fresh] = await db().query(`SELECT id FROM audit_log WHERE workspace_id = $1 AND target_id = $2 AND seq IS NULL`, [ws.workspaceId, recordId]);
+      expect(fresh).toBeDefined();
+      const intact = cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug));
+      expect(intact).toEqual(expect.objectContaining({ intact: true, unsealed_checked: 1 }));
+      await db().query(`UPDATE audit_log SET changes = '{"name": {"old": null, "new": ["Forged"]}}' WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh.id]);
+      const broken = await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug);
+      expect(broken.code).toBe(3);
+      expect(JSON.parse(broken.stdout).first_bad_entry).toEqual({ sequence: null, id: fresh.id, reason: 'content_altered' });
+      await db().query(`UPDATE audit_log SET changes = NULL WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh.id]);
     });
 
     it('CLI changes are entries with the OS user, in the same chain', async () => {
@@ -189,6 +258,7 @@ describe('audit log', () => {
       await recordOf('Old 2');
       await new Promise((resolve) => setTimeout(resolve, 20));
       const newer = await recordOf('New');
+      await seal(fresh.workspaceId);
       const [cut] = await db().query(`SELECT occurred_at FROM audit_log WHERE workspace_id = $1 AND target_id = $2`, [fresh.workspaceId, newer]);
       const before = await entryCount(fresh.workspaceId);
       const older = Number((await db().query(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1 AND occurred_at < $2`, [fresh.workspaceId, cut.occurred_at]))[0].n);
@@ -197,6 +267,7 @@ describe('audit log', () => {
       await t.app.get(SweepAuditRetentionUseCase).execute(1, new Date(cut.occurred_at.getTime() + 86_400_000));
       expect(await entryCount(fresh.workspaceId)).toBe(before - older);
       await recordOf('After the cut');
+      await seal(fresh.workspaceId);
       const verified = cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', fresh.workspaceId));
       expect(verified).toEqual(expect.objectContaining({ intact: true, entries_checked: before - older + 1, anchor_sequence: String(older) }));
     });

@@ -195,7 +195,8 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     },
   },
   'audit:verify': {
-    summary: "Recompute a workspace's audit chain: exit 0 when every entry holds, 3 naming the first entry that does not",
+    summary:
+      "Recompute a workspace's audit chain (the sealed entries from the anchor, then the content hash of those not sealed yet): exit 0 when every entry holds, 3 naming the first entry that does not",
     options: { workspace: { required: true, description: 'Workspace slug or id' } },
     async run(args, app) {
       const id = await workspaceId(app, args);
@@ -204,6 +205,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         workspace_id: id,
         intact: checked.firstBreak === null,
         entries_checked: checked.entriesChecked,
+        unsealed_checked: checked.unsealedChecked,
         anchor_sequence: checked.anchorSeq,
         last_sequence: checked.lastSeq,
         first_bad_entry: checked.firstBreak && { sequence: checked.firstBreak.seq, id: checked.firstBreak.id, reason: checked.firstBreak.reason },

@@ -3,7 +3,7 @@ import { type AppConfig, ConfigModule } from '@workbase/shared/config';
 import { PersistenceModule } from '@workbase/shared/persistence';
 import { WebhookDeliveryModule } from '@workbase/webhooks';
 import { EventRetentionModule } from '@workbase/events';
-import { AuditModule } from '@workbase/audit';
+import { AuditWorkerModule } from '@workbase/audit';
 
 /** What a standalone worker needs: configuration, the database, the delivery machinery, the change feed's retention sweep, and the audit log's sealer and retention sweep. */
 @Module({})
@@ -11,7 +11,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, directUrl: config.databaseDirectUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule, EventRetentionModule, AuditModule],
+      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, directUrl: config.databaseDirectUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule, EventRetentionModule, AuditWorkerModule],
     };
   }
 }

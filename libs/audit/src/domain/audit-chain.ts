@@ -1,80 +1,81 @@
-import { createHash } from 'node:crypto';
+import { AUDIT_GENESIS_HASH, type AuditContent, auditContentHash, auditLinkHash } from '@workbase/shared/kernel';
 
-/**
- * The fields of an audit entry that its hashes cover, as the database shows them in text:
- * `occurred_at` in UTC to the microsecond, jsonb columns in jsonb's canonical text form (keys
- * sorted, one spacing) — the same text the insert trigger hashed (migration AuditLog).
- */
-export interface ChainedEntry {
-  readonly workspaceId: string;
-  readonly seq: string;
-  readonly id: string;
-  readonly occurredAt: string;
-  readonly actor: string;
-  readonly actorId: string | null;
-  readonly requestId: string | null;
-  readonly action: string;
-  readonly targetKind: string;
-  readonly targetId: string;
-  readonly target: string;
-  readonly changes: string | null;
-  readonly prevHash: string;
+/** An entry as stored: its content, its own content hash and, once sealed, its place in the chain. */
+export interface StoredEntry extends AuditContent {
   readonly contentHash: string;
-  readonly hash: string;
+  readonly seq: string | null;
+  readonly prevHash: string | null;
+  readonly hash: string | null;
 }
 
-/** Where a chain starts: the hash before its first kept entry (zeros, or the last entry a retention cut removed). */
-export interface ChainAnchor {
+/** Where a chain stands: its last link (the anchor before the first entry is sealed or after a retention cut). */
+export interface ChainLink {
   readonly seq: string;
   readonly hash: string;
 }
 
-export const GENESIS_HASH = '0'.repeat(64);
+export const GENESIS: ChainLink = { seq: '0', hash: AUDIT_GENESIS_HASH };
 
-/** The canonical text of an entry: every field but the hashes, one per line, in a fixed order. */
-export function canonicalText(entry: ChainedEntry): string {
-  return [
-    entry.workspaceId,
-    entry.seq,
-    entry.id,
-    entry.occurredAt,
-    entry.actor,
-    entry.actorId ?? '',
-    entry.requestId ?? '',
-    entry.action,
-    entry.targetKind,
-    entry.targetId,
-    entry.target,
-    entry.changes ?? 'null',
-  ].join('\n');
+export type ChainBreakReason = 'content_altered' | 'link_broken' | 'hash_altered' | 'entry_missing';
+
+export interface ChainBreak {
+  /** The entry's place in the chain; null for an entry not sealed yet. */
+  readonly seq: string | null;
+  /** The entry's id; null when the entry is missing. */
+  readonly id: string | null;
+  readonly reason: ChainBreakReason;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/** An unsealed entry the sealer is about to link, in the chain's order. */
+export interface EntryToSeal {
+  readonly workspaceId: string;
+  readonly txId: string;
+  readonly entryNo: string;
+  readonly contentHash: string;
 }
 
-export type ChainBreak =
-  | { readonly seq: string; readonly id: string | null; readonly reason: 'content_altered' | 'link_broken' | 'hash_altered' | 'entry_missing' };
+export interface Seal {
+  readonly txId: string;
+  readonly entryNo: string;
+  readonly seq: string;
+  readonly prevHash: string;
+  readonly hash: string;
+}
 
 /**
- * Walks a chain from its anchor, entry by entry (in `seq` order), and answers the first entry that
- * does not hold: its content no longer matches its content hash, its `prev_hash` is not the
- * previous entry's hash, its own hash is not the hash of the two, or an entry before it is gone.
- * `state` carries the walk across batches.
+ * Links `entries` (one workspace's, in chain order) after `head`: each gets the next number, the
+ * previous link and its own link hash. Answers the seals and the new head.
  */
-export function checkChainLink(state: { seq: bigint; hash: string }, entry: ChainedEntry): ChainBreak | null {
-  const seq = BigInt(entry.seq);
+export function sealAfter(head: ChainLink, entries: readonly EntryToSeal[]): { seals: Seal[]; head: ChainLink } {
+  let seq = BigInt(head.seq);
+  let prev = head.hash;
+  const seals = entries.map((entry) => {
+    seq += 1n;
+    const hash = auditLinkHash(seq.toString(), prev, entry.contentHash);
+    const seal = { txId: entry.txId, entryNo: entry.entryNo, seq: seq.toString(), prevHash: prev, hash };
+    prev = hash;
+    return seal;
+  });
+  return { seals, head: { seq: seq.toString(), hash: prev } };
+}
+
+/** Whether an entry's content still matches the hash it was written with. */
+export function contentHolds(entry: StoredEntry): boolean {
+  return auditContentHash(entry) === entry.contentHash;
+}
+
+/**
+ * One step of the walk along a sealed chain (entries in `seq` order from the anchor): the entry
+ * must come right after the last one, its content must match its content hash, its `prev_hash`
+ * must be the last link and its `hash` the link of the three. Moves `state` on when it holds.
+ */
+export function checkChainLink(state: { seq: bigint; hash: string }, entry: StoredEntry): ChainBreak | null {
+  const seq = BigInt(entry.seq ?? '0');
   if (seq !== state.seq + 1n) return { seq: (state.seq + 1n).toString(), id: null, reason: 'entry_missing' };
-  if (sha256(canonicalText(entry)) !== entry.contentHash) return { seq: entry.seq, id: entry.id, reason: 'content_altered' };
+  if (!contentHolds(entry)) return { seq: entry.seq, id: entry.id, reason: 'content_altered' };
   if (entry.prevHash !== state.hash) return { seq: entry.seq, id: entry.id, reason: 'link_broken' };
-  if (sha256(entry.prevHash + entry.contentHash) !== entry.hash) return { seq: entry.seq, id: entry.id, reason: 'hash_altered' };
+  if (auditLinkHash(seq.toString(), state.hash, entry.contentHash) !== entry.hash) return { seq: entry.seq, id: entry.id, reason: 'hash_altered' };
   state.seq = seq;
   state.hash = entry.hash;
   return null;
-}
-
-/** The hashes the trigger computes for an entry (for tests and tools that build a chain by hand). */
-export function chainHashes(prevHash: string, entry: Omit<ChainedEntry, 'prevHash' | 'contentHash' | 'hash'>): { contentHash: string; hash: string } {
-  const contentHash = sha256(canonicalText({ ...entry, prevHash, contentHash: '', hash: '' }));
-  return { contentHash, hash: sha256(prevHash + contentHash) };
 }

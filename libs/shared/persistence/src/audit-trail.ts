@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { DomainEvent } from '@workbase/shared/kernel';
+import { auditContentHash, type DomainEvent } from '@workbase/shared/kernel';
 import { currentRequestContext } from './request-context';
 import { TransactionRunner } from './transaction-runner';
 
@@ -8,7 +9,9 @@ import { TransactionRunner } from './transaction-runner';
  * exists if and only if its change committed (libs/audit/README.md). Each event is one entry:
  * action = the event type, target = the event family and its most specific id, actor = the
  * event's actor with the request's detail (token, member, app, CLI user), and the request id.
- * The chain fields (seq, hashes) are set by the table's trigger, under a per-workspace lock.
+ * The writer stores the entry's own content hash only; the worker's sealer links the entries of
+ * a workspace into its chain after they commit (libs/audit/README.md), so no write waits for
+ * another to append to the chain.
  */
 
 /** The kind of an event's target: its family (`record.updated` → `record`, `note-content.updated` → `note`). */
@@ -76,13 +79,41 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
   const request = currentRequestContext();
   const requestId = request?.requestId ?? null;
   const detail = request?.actor ?? {};
+  // One clock reading per statement: its entries happened at once.
+  const occurredAt = new Date();
   const rows = entries.map((entry) => {
     const o = params.length;
     const actor = { ...entry.actor, ...detail };
-    params.push(entry.workspaceId, JSON.stringify(actor), actorIdOf(actor), requestId, entry.action, entry.targetKind, entry.targetId, JSON.stringify(entry.target ?? {}), entry.changes ? JSON.stringify(entry.changes) : null);
-    return `($${o + 1}::uuid, $${o + 2}::jsonb, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7}, $${o + 8}::jsonb, $${o + 9}::jsonb)`;
+    const content = {
+      workspaceId: entry.workspaceId,
+      id: randomUUID(),
+      occurredAt,
+      actor,
+      actorId: actorIdOf(actor),
+      requestId,
+      action: entry.action,
+      targetKind: entry.targetKind,
+      targetId: entry.targetId,
+      target: entry.target ?? {},
+      changes: entry.changes ?? null,
+    };
+    params.push(
+      content.workspaceId,
+      content.id,
+      occurredAt,
+      JSON.stringify(actor),
+      content.actorId,
+      requestId,
+      content.action,
+      content.targetKind,
+      content.targetId,
+      JSON.stringify(content.target),
+      content.changes === null ? null : JSON.stringify(content.changes),
+      auditContentHash(content),
+    );
+    return `($${o + 1}::uuid, $${o + 2}::uuid, $${o + 3}::timestamptz, $${o + 4}::jsonb, $${o + 5}, $${o + 6}, $${o + 7}, $${o + 8}, $${o + 9}, $${o + 10}::jsonb, $${o + 11}::jsonb, $${o + 12})`;
   });
-  return `INSERT INTO audit_log (workspace_id, actor, actor_id, request_id, action, target_kind, target_id, target, changes) VALUES ${rows.join(', ')}`;
+  return `INSERT INTO audit_log (workspace_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash) VALUES ${rows.join(', ')}`;
 }
 
 /** The id an entry is filtered by: the actor's own id, else its token, else the CLI user. */

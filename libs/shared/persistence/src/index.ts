@@ -16,3 +16,4 @@ export * from './value-columns';
 export * from './dead-connections';
 export * from './audit-trail';
 export * from './request-context';
+export * from './commit-horizon';

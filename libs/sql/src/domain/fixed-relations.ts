@@ -68,11 +68,12 @@ const AUDIT_LOG: FixedRelation = {
     { name: 'target_kind', sqlType: 'text' },
     { name: 'target_id', sqlType: 'text' },
     { name: 'changes', sqlType: 'jsonb' },
+    { name: 'content_hash', sqlType: 'text' },
     { name: 'prev_hash', sqlType: 'text' },
     { name: 'hash', sqlType: 'text' },
   ],
   sql: (table, workspace) =>
-    `SELECT id, seq AS sequence, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, changes, prev_hash, hash
+    `SELECT id, seq AS sequence, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, changes, content_hash, prev_hash, hash
        FROM ${table('audit_log')} WHERE workspace_id = ${workspace} OFFSET 0`,
 };
 

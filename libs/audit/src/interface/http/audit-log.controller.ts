@@ -23,7 +23,7 @@ export class AuditLogController {
     description:
       'Every change in the workspace, newest first: who (token, member, app, or CLI user), the request id, the action, the target and, for value changes, the old and new values. ' +
       'Needs a service token or a token of an admin member (403 otherwise). Filters combine with AND; `since` is inclusive, `until` exclusive. ' +
-      'Cursor pagination: pass `pagination.next_cursor` back as `cursor` with the same limit and filters. Each workspace\'s entries form a SHA-256 hash chain (`cli audit:verify`).',
+      'Cursor pagination: pass `pagination.next_cursor` back as `cursor` with the same limit and filters. Each workspace\'s entries form a SHA-256 hash chain (`cli audit:verify`): an entry is written with its content hash, and the worker links it into the chain (`sequence`, `prev_hash`, `hash`) about a second after its change commits; until then those three are null.',
     ok: AuditLogPageEnvelope,
   })
   @RequireAdminMember()
@@ -38,12 +38,15 @@ export class AuditLogController {
     };
     const binding = { workspace: auth.workspaceId, limit, actor: query.actor_id ?? null, target: query.target_id ?? null, action: query.action ?? null, since: query.since ?? null, until: query.until ?? null };
     const after = query.cursor === undefined ? null : this.cursors.decode('audit_log', binding, query.cursor);
-    if (after && typeof after.seq !== 'string') throw new ValidationError('cursor: the cursor is malformed.', { field: 'cursor' });
-    const page = await this.queries.page(auth.workspaceId, filter, after ? (after.seq as string) : null, limit);
+    if (after && (typeof after.tx !== 'string' || !/^\d+$/.test(after.tx) || typeof after.no !== 'string' || !/^\d+$/.test(after.no))) {
+      throw new ValidationError('cursor: the cursor is malformed.', { field: 'cursor' });
+    }
+    const before = after ? { txId: after.tx as string, entryNo: after.no as string } : null;
+    const page = await this.queries.page(auth.workspaceId, filter, before, limit);
     const last = page.rows.at(-1);
     return {
       data: page.rows.map(toAuditEntryResponse),
-      pagination: { next_cursor: page.hasMore && last ? this.cursors.encode('audit_log', binding, { seq: last.seq }) : null },
+      pagination: { next_cursor: page.hasMore && last ? this.cursors.encode('audit_log', binding, { tx: last.position.txId, no: last.position.entryNo }) : null },
     };
   }
 }

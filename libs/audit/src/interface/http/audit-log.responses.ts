@@ -19,7 +19,7 @@ class AuditTarget {
 
 export class AuditEntryResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Position in the workspace chain, from 1' }) sequence!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Position in the workspace chain, from 1; null until the worker seals the entry (about a second after its change commits)' }) sequence!: string | null;
   @ApiProperty({ format: 'date-time' }) occurred_at!: string;
   @ApiProperty({ type: AuditActor }) actor!: AuditActor;
   @ApiProperty({ type: String, nullable: true, description: 'The `X-Request-Id` of the response to the change (a CLI command has its own)' }) request_id!: string | null;
@@ -32,8 +32,9 @@ export class AuditEntryResponse {
     description: 'For value changes: per attribute slug, the old and new values (values of secret-bearing attributes are never logged)',
   })
   changes!: Record<string, unknown> | null;
-  @ApiProperty({ description: "SHA-256 (hex) of the previous entry's hash" }) prev_hash!: string;
-  @ApiProperty({ description: 'SHA-256 (hex) of prev_hash and the hash of this entry\'s canonical content' }) hash!: string;
+  @ApiProperty({ description: "SHA-256 (hex) of the entry's canonical content, written with the entry" }) content_hash!: string;
+  @ApiProperty({ type: String, nullable: true, description: "The previous entry's `hash` (64 zeros for the first; null until sealed)" }) prev_hash!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'SHA-256 (hex) of `sequence:prev_hash:content_hash`; null until sealed' }) hash!: string | null;
 }
 
 class AuditLogPagination {
@@ -55,6 +56,7 @@ export function toAuditEntryResponse(entry: AuditEntryView): AuditEntryResponse 
     action: entry.action,
     target: { kind: entry.target.kind, id: entry.target.id, ids: { ...entry.target.ids } },
     changes: entry.changes ? { ...entry.changes } : null,
+    content_hash: entry.contentHash,
     prev_hash: entry.prevHash,
     hash: entry.hash,
   };
