@@ -1,4 +1,4 @@
-import { AuditLogQueries } from '@workbase/audit';
+import { AuditLogQueries, SealAuditEntriesUseCase } from '@workbase/audit';
 import { DataSource } from 'typeorm';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
 import { useTestApp, useWorkspace } from '../support/suite';
@@ -6,7 +6,7 @@ import { useTestApp, useWorkspace } from '../support/suite';
 /**
  * The audit entry is written in the same statement as its change: a real API process killed with
  * SIGKILL in the middle of concurrent writes leaves every committed record with its entry, no
- * entry without its record, and an intact chain.
+ * entry without its record, and, once the sealer has run, an intact chain over all of them.
  */
 describe('audit log under kill -9', () => {
   jest.setTimeout(240_000);
@@ -57,6 +57,12 @@ describe('audit log under kill -9', () => {
     expect(new Set(records)).toEqual(new Set(audited));
     expect(records.length).toBe(audited.length);
     for (const id of acknowledged) expect(records).toContain(id);
+    // Entries are written unsealed; the sealer chains every committed one, none is left behind.
     expect((await t.app.get(AuditLogQueries).verify(ws.workspaceId)).firstBreak).toBeNull();
+    await t.app.get(SealAuditEntriesUseCase).sealPending();
+    const [{ unsealed, total }] = await db.query(`SELECT count(*) FILTER (WHERE seq IS NULL)::int AS unsealed, count(*)::int AS total FROM audit_log WHERE workspace_id = $1`, [ws.workspaceId]);
+    expect(unsealed).toBe(0);
+    const verified = await t.app.get(AuditLogQueries).verify(ws.workspaceId);
+    expect(verified).toEqual(expect.objectContaining({ firstBreak: null, entriesChecked: total }));
   });
 });

@@ -246,6 +246,15 @@ describe('audit log', () => {
       const issued = cliJson(await runCli(t.database.url, 'token:create', '--workspace', ws.slug, '--scopes', 'note:read'));
       const log = await entries(`?action=cli.token:create`);
       expect(log).toEqual([expect.objectContaining({ target: expect.objectContaining({ kind: 'token', id: issued.token_id }), actor: expect.objectContaining({ type: 'cli', cli_os_user: expect.any(String) }), request_id: expect.stringMatching(/^cli-/) })]);
+
+      cliJson(await runCli(t.database.url, 'token:revoke', '--token', issued.access_token as string));
+      expect(await entries(`?action=cli.token:revoke`)).toEqual([expect.objectContaining({ target: expect.objectContaining({ kind: 'token', id: issued.token_id }), actor: expect.objectContaining({ type: 'cli' }) })]);
+
+      // An OAuth app is machine-wide: its registration is in every workspace's log.
+      const registered = cliJson(await runCli(t.database.url, 'app:create', '--name', 'Audited app', '--redirect-uri', 'https://app.example/callback'));
+      for (const token of [ws.token, other.token]) {
+        expect(await entries(`?action=cli.app:create&target_id=${registered.client_id as string}`, token)).toEqual([expect.objectContaining({ target: expect.objectContaining({ kind: 'oauth-app' }) })]);
+      }
     });
   });
 

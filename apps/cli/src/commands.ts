@@ -19,6 +19,13 @@ export type CommandArgs = Record<string, string | string[] | undefined>;
 
 export class UsageError extends Error {}
 
+/** What a command changed, for its audit entry: in one workspace, or (`workspaceId: null`) in the whole installation, recorded in every workspace's log. */
+export interface AuditedTarget {
+  readonly workspaceId: string | null;
+  readonly targetKind: string;
+  readonly targetId: string;
+}
+
 export interface CommandDefinition {
   readonly summary: string;
   readonly options: Readonly<Record<string, { required?: boolean; multiple?: boolean; description: string }>>;
@@ -27,7 +34,7 @@ export interface CommandDefinition {
    * A command that changes a workspace names what it changed, for the audit entry that main writes
    * in the command's transaction (`cli.<command>`, actor: the CLI with its OS user).
    */
-  audited?(args: CommandArgs, result: Record<string, unknown>, app: INestApplicationContext): Promise<{ workspaceId: string; targetKind: string; targetId: string } | null>;
+  audited?(args: CommandArgs, result: Record<string, unknown>, app: INestApplicationContext): Promise<AuditedTarget | null>;
   /** Exit status other than 0 for an answer that reports a failure (audit:verify on a broken chain). */
   failed?(result: Record<string, unknown>): boolean;
 }
@@ -170,7 +177,10 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     async run(args, app) {
       const revoked = await app.get(RevokeTokenUseCase).execute(required(args, 'token'));
       if (!revoked) throw new UsageError('no live token matches --token');
-      return { revoked: true };
+      return { revoked: true, workspace_id: revoked.workspaceId, token_id: revoked.tokenId };
+    },
+    async audited(_args, result) {
+      return { workspaceId: String(result.workspace_id), targetKind: 'token', targetId: String(result.token_id) };
     },
   },
   'app:create': {
@@ -192,6 +202,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         scopes: text(args, 'scopes'),
       });
       return { client_id: created.clientId, client_secret: created.clientSecret };
+    },
+    async audited(_args, result) {
+      return { workspaceId: null, targetKind: 'oauth-app', targetId: String(result.client_id) };
     },
   },
   'audit:verify': {

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger, PinoNestLogger } from '@workbase/shared/http';
 import { DomainError } from '@workbase/shared/kernel';
-import { AuditTrail, type DatabaseHandle, openDatabase, runInRequestContext, runMigrations, TransactionRunner } from '@workbase/shared/persistence';
+import { AuditTrail, auditInsert, type DatabaseHandle, openDatabase, runInRequestContext, runMigrations, TransactionRunner } from '@workbase/shared/persistence';
 import { AppModule } from '../../shared/src/app.module';
 import { backupDatabase, restoreDatabase } from './backup';
 import { type CommandArgs, type CommandDefinition, COMMANDS, UsageError } from './commands';
@@ -32,9 +34,13 @@ async function main(argv: string[]): Promise<number> {
     if (positionals.length !== 1) throw new UsageError(`${name} takes exactly one file: npm run --silent cli -- ${name} <file>`);
     const [file] = positionals;
     // A backup's snapshot and a restore's load are long transactions: a session of their own (DATABASE_DIRECT_URL) when there is a pooler.
-    return withDatabase(config, logger, async ({ sessionUrl }) =>
-      name === 'backup' ? { ...(await backupDatabase(sessionUrl, file)) } : { ...(await restoreDatabase(sessionUrl, file, { replace: values.replace === true })) },
-    );
+    return withDatabase(config, logger, async ({ sessionUrl }) => {
+      const summary = name === 'backup' ? { ...(await backupDatabase(sessionUrl, file)) } : { ...(await restoreDatabase(sessionUrl, file, { replace: values.replace === true })) };
+      // After the backup's snapshot (a backup does not hold its own entry) and after the restore's
+      // load (the restored chains continue with it): each workspace's log says who did it.
+      await auditEveryWorkspace(sessionUrl, `cli.${name}`, { kind: 'backup-file', id: path.resolve(file) });
+      return summary;
+    });
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}"`);
@@ -72,10 +78,34 @@ async function runCommand(command: CommandDefinition, name: string, args: Comman
     app.get(TransactionRunner).run(async () => {
       const result = await command.run(args, app);
       const target = await audited(args, result, app);
-      if (target) await app.get(AuditTrail).record({ workspaceId: target.workspaceId, action: `cli.${name}`, targetKind: target.targetKind, targetId: target.targetId, actor: { type: 'cli', id: null } });
+      if (target) {
+        const entry = { action: `cli.${name}`, targetKind: target.targetKind, targetId: target.targetId, actor: { type: 'cli', id: null } };
+        const trail = app.get(AuditTrail);
+        await (target.workspaceId === null ? trail.recordInEveryWorkspace(entry) : trail.record({ ...entry, workspaceId: target.workspaceId }));
+      }
       return result;
     }),
   );
+}
+
+/** One entry per workspace, in one transaction of its own, written as every entry is (`auditInsert`). */
+async function auditEveryWorkspace(url: string, action: string, target: { kind: string; id: string }): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await runInRequestContext({ requestId: `cli-${randomUUID()}`, actor: { cli_os_user: osUser() } }, async () => {
+      const workspaces = (await client.query<{ id: string }>(`SELECT id FROM workspaces ORDER BY id`)).rows;
+      if (workspaces.length === 0) return;
+      const params: unknown[] = [];
+      const insert = auditInsert(
+        workspaces.map((workspace) => ({ workspaceId: workspace.id, action, targetKind: target.kind, targetId: target.id, actor: { type: 'cli', id: null } })),
+        params,
+      );
+      await client.query(insert, params);
+    });
+  } finally {
+    await client.end();
+  }
 }
 
 function osUser(): string {

@@ -27,7 +27,7 @@ const ENTRY_COLUMNS = `workspace_id, tx_id::text AS tx_id, entry_no::text AS ent
   action, target_kind, target_id, target, changes, content_hash, prev_hash, hash`;
 
 /** One sealer at a time on the cluster: a transaction-level advisory lock (safe behind a transaction pooler). */
-const SEALER_LOCK = 0x61756469; // 'audi'
+const SEALER_LOCK = 7_406_021_313; // next to the migration (…311) and cluster-owner (…312) keys
 
 function stored(row: RawEntry): StoredEntry {
   return {

@@ -135,4 +135,13 @@ export class AuditTrail {
     const params: unknown[] = [];
     await this.transactions.query(auditInsert(entries, params), params);
   }
+
+  /**
+   * Records `entry` in every workspace's log: for a change to the whole installation (an OAuth app
+   * registered by the CLI may ask any workspace for consent), which each workspace's admins audit.
+   */
+  async recordInEveryWorkspace(entry: Omit<AuditEntry, 'workspaceId'>): Promise<void> {
+    const workspaces = await this.transactions.query<{ id: string }>(`SELECT id FROM workspaces ORDER BY id`);
+    await this.record(...workspaces.map((workspace) => ({ ...entry, workspaceId: workspace.id })));
+  }
 }
