@@ -115,8 +115,9 @@ export async function startBenchApp(url: string, env: Readonly<Record<string, st
     const workspace = await createBenchWorkspace(app);
     // The audit log's sealer runs beside the API as the API's own worker runs it (RUN_WORKER): its
     // cost is part of what a write costs now, so the benches count it.
+    // BENCH_AUDIT_SEALER=0 leaves it off, to see what sealing costs apart from the entry's insert.
     const sealer = app.get(AuditSealer);
-    sealer.start();
+    if (process.env.BENCH_AUDIT_SEALER !== '0') sealer.start();
     return { ...workspace, app, config, baseUrl, close: async () => {
       await sealer.stop();
       await app.close();
