@@ -46,9 +46,10 @@ export class AuditLog1765500000000 implements MigrationInterface {
         content_hash text NOT NULL,
         seq bigint,
         prev_hash text,
-        hash text
+        hash text,
+        -- The log's order in a workspace, and its key (distributable by workspace_id).
+        CONSTRAINT audit_log_order PRIMARY KEY (workspace_id, tx_id, entry_no)
       )`);
-    await db.query(`CREATE INDEX audit_log_order ON audit_log (workspace_id, tx_id, entry_no)`);
     await db.query(`CREATE INDEX audit_log_actor ON audit_log (workspace_id, actor_id, tx_id, entry_no)`);
     await db.query(`CREATE INDEX audit_log_target ON audit_log (workspace_id, target_id, tx_id, entry_no)`);
     await db.query(`CREATE INDEX audit_log_action ON audit_log (workspace_id, action, tx_id, entry_no)`);
