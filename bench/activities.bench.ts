@@ -182,7 +182,10 @@ interface QueryIds {
 /** A created record's answer with its own id and creation time replaced by placeholders: what both sides must agree on. */
 function comparable(body: unknown): unknown {
   const data = (body as { data: { id: { record_id: string }; created_at: string } }).data;
-  return JSON.parse(JSON.stringify(body).replaceAll(data.id.record_id, '<record_id>').replaceAll(data.created_at, '<created_at>'));
+  const answer = JSON.parse(JSON.stringify(body).replaceAll(data.id.record_id, '<record_id>').replaceAll(data.created_at, '<created_at>')) as { data: { values: Record<string, unknown> } };
+  // The bare side does not build the `updated_at` value (issue 32 added it after this bench was written): the rest must agree.
+  delete answer.data.values.updated_at;
+  return answer;
 }
 
 runPairBench({ database: 'workbase_bench_activities', settings: { shared_buffers: '256MB' } }, async ({ pool, service, serve }) => {

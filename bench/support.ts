@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client, Pool } from 'pg';
 import { CreateWorkspaceUseCase, IssueTokenUseCase } from '@workbase/access';
+import { AuditSealer } from '@workbase/audit';
 import { type AppConfig, loadConfig } from '@workbase/shared/config';
 import { createLogger } from '@workbase/shared/http';
 import { ALL_SCOPES } from '@workbase/shared/kernel';
@@ -102,7 +103,7 @@ export interface BenchApp extends BenchWorkspace {
 }
 
 /**
- * The app on `url`, listening on loopback, with rate limits off, warn logs, no worker, and one
+ * The app on `url`, listening on loopback, with rate limits off, warn logs, no worker but the audit sealer, and one
  * workspace. `env` overrides the environment (LOG_LEVEL included: `info` logs as `npm start` does).
  */
 export async function startBenchApp(url: string, env: Readonly<Record<string, string>> = {}): Promise<BenchApp> {
@@ -112,7 +113,15 @@ export async function startBenchApp(url: string, env: Readonly<Record<string, st
     await app.listen(0, '127.0.0.1');
     const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     const workspace = await createBenchWorkspace(app);
-    return { ...workspace, app, config, baseUrl, close: () => app.close() };
+    // The audit log's sealer runs beside the API as the API's own worker runs it (RUN_WORKER): its
+    // cost is part of what a write costs now, so the benches count it.
+    // BENCH_AUDIT_SEALER=0 leaves it off, to see what sealing costs apart from the entry's insert.
+    const sealer = app.get(AuditSealer);
+    if (process.env.BENCH_AUDIT_SEALER !== '0') sealer.start();
+    return { ...workspace, app, config, baseUrl, close: async () => {
+      await sealer.stop();
+      await app.close();
+    } };
   } catch (error) {
     await app.close();
     throw error;
@@ -246,13 +255,15 @@ export interface LoadRequest {
   readonly method?: string;
   /** A JSON body, sent as it is by every request (with `Content-Type: application/json`). */
   readonly body?: string;
+  /** Each request replaces `[<id>]` in the body with a new random id (autocannon's -I): a write that changes something every time. */
+  readonly idReplacement?: boolean;
 }
 
 /** autocannon in a child process (so that the load generator does not share the servers' event loop): `connections` requests (`request`, GETs by default) of `url` as `token` for `seconds`. */
 export function autocannon(connections: number, url: string, token: string, seconds: number, request: LoadRequest = {}): Promise<Load> {
   const bin = path.resolve(__dirname, '../node_modules/autocannon/autocannon.js');
   const body = request.body === undefined ? [] : ['-H', 'Content-Type=application/json', '-b', request.body];
-  const args = [bin, '-c', String(connections), '-d', String(seconds), '-j', '-m', request.method ?? 'GET', ...body, '-H', `Authorization=Bearer ${token}`, url];
+  const args = [bin, '-c', String(connections), '-d', String(seconds), '-j', '-m', request.method ?? 'GET', ...body, ...(request.idReplacement ? ['-I'] : []), '-H', `Authorization=Bearer ${token}`, url];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
       if (error) return reject(error);

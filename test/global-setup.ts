@@ -3,7 +3,9 @@ import { mkdtempSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { runMigrations, startEmbeddedPostgres, withDatabase } from '../libs/shared/persistence/src';
+// The files, not the front door: jest's moduleNameMapper (@workbase/*) does not apply to a global setup.
+import { runMigrations, withDatabase } from '../libs/shared/persistence/src/database';
+import { startEmbeddedPostgres } from '../libs/shared/persistence/src/embedded-postgres';
 
 /**
  * One PostgreSQL for the whole run: the server of DATABASE_URL when set (CI's external run),

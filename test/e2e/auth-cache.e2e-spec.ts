@@ -39,7 +39,7 @@ describe('token grant cache across replicas', () => {
   it('refuses a token revoked through one replica on the other within a second', async () => {
     const token = await t.tokenFor(ws.workspaceId, ['record_permission:read']);
     expect((await selfOn(replica, token)).active).toBe(true);
-    expect(await t.app.get(RevokeTokenUseCase).execute(token)).toBe(true);
+    expect(await t.app.get(RevokeTokenUseCase).execute(token)).not.toBeNull();
     expect(await within(1000, async () => !(await selfOn(replica, token)).active)).toBeLessThan(1000);
   });
 
@@ -64,7 +64,7 @@ describe('token grant cache across replicas', () => {
     for (const pid of listeners) process.kill(pid, 'SIGSTOP');
     try {
       for (const token of tokens) {
-        expect(await t.app.get(RevokeTokenUseCase).execute(token)).toBe(true);
+        expect(await t.app.get(RevokeTokenUseCase).execute(token)).not.toBeNull();
         expect((await selfOn(t.app, token)).active).toBe(false);
       }
     } finally {

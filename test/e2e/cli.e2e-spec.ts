@@ -16,13 +16,13 @@ describe('CLI', () => {
     ]);
     expect(json(member)).toEqual({ member_id: expect.any(String) });
     const issued = json(token);
-    expect(issued).toEqual({ access_token: expect.stringMatching(/^wb_/), token_type: 'Bearer', kind: 'service', scope: 'note:read webhook:read', expires_at: null });
+    expect(issued).toEqual({ access_token: expect.stringMatching(/^wb_/), token_type: 'Bearer', kind: 'service', scope: 'note:read webhook:read', expires_at: null, token_id: expect.any(String) });
 
     const self = await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200);
     expect(self.body).toMatchObject({ active: true, workspace_id: workspace.workspace_id, workspace_slug: 'acme-cli', scope: 'note:read webhook:read', exp: null });
     expect(self.body.authorized_by_workspace_member_id).toBe(workspace.admin_member_id);
 
-    expect(json(await cli(t.database.url, 'token:revoke', '--token', String(issued.access_token)))).toEqual({ revoked: true });
+    expect(json(await cli(t.database.url, 'token:revoke', '--token', String(issued.access_token)))).toEqual({ revoked: true, workspace_id: workspace.workspace_id, token_id: issued.token_id });
     expect((await t.http().get('/v2/self').set('Authorization', `Bearer ${issued.access_token}`).expect(200)).body).toEqual({ active: false });
   });
 

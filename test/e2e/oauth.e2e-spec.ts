@@ -160,6 +160,16 @@ describe('OAuth 2.0 authorization server', () => {
       expect(after).toEqual({ active: false });
       expect(await selfOf(tokens.access_token)).toEqual({ active: false });
       await t.http().get('/v2/workspace_members').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+
+      // The consent and the revocation are in the workspace's audit log, with who did them and the consent's request id.
+      const audited = await t.app.get(DataSource).query(
+        `SELECT action, actor, target_kind, target_id, request_id FROM audit_log WHERE workspace_id = $1 AND action LIKE 'oauth.%' ORDER BY entry_no`,
+        [acme.workspaceId],
+      );
+      expect(audited).toEqual([
+        expect.objectContaining({ action: 'oauth.consent_granted', target_kind: 'oauth-app', target_id: client.clientId, actor: expect.objectContaining({ type: 'workspace-member', member_id: aliceAcme, app_id: client.clientId }), request_id: approved.headers.get('x-request-id') }),
+        expect.objectContaining({ action: 'oauth.token_revoked', target_kind: 'token', target_id: self.token_id ?? expect.any(String), actor: expect.objectContaining({ type: 'app', app_id: client.clientId }) }),
+      ]);
     });
 
     it('exchanges with client_secret_post, and with a JSON body; the scope defaults to the app\'s', async () => {

@@ -181,7 +181,7 @@ describe('failover of a primary with a synchronous standby, under load', () => {
     expect((await fetch(`${base}/health/ready`)).status).toBe(200);
 
     // Revocation, made on the promoted primary, is seen by the API within a second.
-    expect(await fixtures.app.get(RevokeTokenUseCase).execute(revocable)).toBe(true);
+    expect(await fixtures.app.get(RevokeTokenUseCase).execute(revocable)).not.toBeNull();
     const revokedAt = Date.now();
     await until('the revoked token refused', async () => (await send('GET', '/v2/objects/companies', undefined, revocable)).status === 401, 5_000);
     expect(Date.now() - revokedAt).toBeLessThan(1_000);

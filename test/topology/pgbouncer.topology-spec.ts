@@ -168,7 +168,7 @@ describe('behind PgBouncer', () => {
       const revoked = (await fixtures.get(IssueTokenUseCase).execute({ workspaceId, scopes: ALL_SCOPES, name: 'to revoke' })).accessToken;
       const statusOn = (index: number) => send(index, 'GET', '/v2/objects', undefined, revoked).then((response) => response.status);
       for (let i = 0; i < 4; i++) expect(await statusOn(i)).toBe(200); // cached where caches are on
-      expect(await fixtures.get(RevokeTokenUseCase).execute(revoked)).toBe(true);
+      expect(await fixtures.get(RevokeTokenUseCase).execute(revoked)).not.toBeNull();
       const took = await Promise.all([0, 1].map((index) => within(1000, async () => (await statusOn(index)) === 401)));
       expect(Math.max(...took)).toBeLessThan(1000);
     });

@@ -4,6 +4,7 @@ import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { EventRetention } from '@workbase/events';
+import { AuditRetentionSweeper, AuditSealer } from '@workbase/audit';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
         logger.warn('requests still running; closing their connections');
         server.closeAllConnections();
       }
+      await withinBudget(Promise.all([app.get(AuditSealer).stop(), app.get(AuditRetentionSweeper).stop()]), left() - 2_500);
       if (!(await withinBudget(app.get(WebhookWorker).stop(), left() - 2_000))) {
         logger.warn('delivery attempts still running; their jobs are released to another worker when they expire');
       }
@@ -66,6 +68,8 @@ async function main(): Promise<void> {
     if (config.runWorker) {
       await app.get(WebhookWorker).start();
       app.get(EventRetention).start();
+      app.get(AuditSealer).start();
+      app.get(AuditRetentionSweeper).start();
     }
     exitWhenDatabaseIsLost(database, config, logger);
     announce.info(

@@ -9,6 +9,7 @@ import {
   WorkspaceLookup,
   MemberProvisioning,
 } from '@workbase/access';
+import { AuditLogQueries } from '@workbase/audit';
 import { CreateOAuthAppUseCase, ListOAuthAppsQuery } from '@workbase/oauth';
 import { normaliseEmailDomain } from '@workbase/scim';
 import { parseScopeList } from '@workbase/shared/kernel';
@@ -18,10 +19,24 @@ export type CommandArgs = Record<string, string | string[] | undefined>;
 
 export class UsageError extends Error {}
 
+/** What a command changed, for its audit entry: in one workspace, or (`workspaceId: null`) in the whole installation, recorded in every workspace's log. */
+export interface AuditedTarget {
+  readonly workspaceId: string | null;
+  readonly targetKind: string;
+  readonly targetId: string;
+}
+
 export interface CommandDefinition {
   readonly summary: string;
   readonly options: Readonly<Record<string, { required?: boolean; multiple?: boolean; description: string }>>;
   run(args: CommandArgs, app: INestApplicationContext): Promise<Record<string, unknown>>;
+  /**
+   * A command that changes a workspace names what it changed, for the audit entry that main writes
+   * in the command's transaction (`cli.<command>`, actor: the CLI with its OS user).
+   */
+  audited?(args: CommandArgs, result: Record<string, unknown>, app: INestApplicationContext): Promise<AuditedTarget | null>;
+  /** Exit status other than 0 for an answer that reports a failure (audit:verify on a broken chain). */
+  failed?(result: Record<string, unknown>): boolean;
 }
 
 export function text(args: CommandArgs, name: string): string | undefined {
@@ -61,6 +76,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       });
       return { workspace_id: created.workspaceId, workspace_slug: created.workspaceSlug, admin_member_id: created.adminMemberId };
     },
+    async audited(_args, result) {
+      return { workspaceId: String(result.workspace_id), targetKind: 'workspace', targetId: String(result.workspace_id) };
+    },
   },
   'workspace:verify-domain': {
     summary: 'Mark an email domain as verified: SCIM-created users at it become active members at once (not invites)',
@@ -74,6 +92,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       await app.get(MemberProvisioning).addVerifiedEmailDomain(workspace.id, domain);
       const updated = await app.get(WorkspaceLookup).require(workspace.id);
       return { workspace_id: workspace.id, verified_email_domains: updated.verifiedEmailDomains };
+    },
+    async audited(_args, result) {
+      return { workspaceId: String(result.workspace_id), targetKind: 'workspace', targetId: String(result.workspace_id) };
     },
   },
   'member:create': {
@@ -103,6 +124,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       });
       return { member_id: memberId };
     },
+    async audited(args, result, app) {
+      return { workspaceId: await workspaceId(app, args), targetKind: 'workspace-member', targetId: String(result.member_id) };
+    },
   },
   'member:set-password': {
     summary: "Set a member's sign-in password",
@@ -116,6 +140,9 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         .get(SetMemberPasswordUseCase)
         .execute(await workspaceId(app, args), required(args, 'email'), required(args, 'password'));
       return { member_id: memberId, password_set: true };
+    },
+    async audited(args, result, app) {
+      return { workspaceId: await workspaceId(app, args), targetKind: 'workspace-member', targetId: String(result.member_id) };
     },
   },
   'token:create': {
@@ -138,7 +165,10 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         name: text(args, 'name'),
         expiresAt: expiresIn === undefined ? undefined : new Date(Date.now() + Number(expiresIn) * 1000),
       });
-      return { access_token: issued.accessToken, token_type: 'Bearer', kind: issued.kind, scope: issued.scope, expires_at: issued.expiresAt?.toISOString() ?? null };
+      return { access_token: issued.accessToken, token_type: 'Bearer', kind: issued.kind, scope: issued.scope, expires_at: issued.expiresAt?.toISOString() ?? null, token_id: issued.tokenId };
+    },
+    async audited(args, result, app) {
+      return { workspaceId: await workspaceId(app, args), targetKind: 'token', targetId: String(result.token_id) };
     },
   },
   'token:revoke': {
@@ -147,7 +177,10 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     async run(args, app) {
       const revoked = await app.get(RevokeTokenUseCase).execute(required(args, 'token'));
       if (!revoked) throw new UsageError('no live token matches --token');
-      return { revoked: true };
+      return { revoked: true, workspace_id: revoked.workspaceId, token_id: revoked.tokenId };
+    },
+    async audited(_args, result) {
+      return { workspaceId: String(result.workspace_id), targetKind: 'token', targetId: String(result.token_id) };
     },
   },
   'app:create': {
@@ -170,6 +203,28 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       });
       return { client_id: created.clientId, client_secret: created.clientSecret };
     },
+    async audited(_args, result) {
+      return { workspaceId: null, targetKind: 'oauth-app', targetId: String(result.client_id) };
+    },
+  },
+  'audit:verify': {
+    summary:
+      "Recompute a workspace's audit chain (the sealed entries from the anchor, then the content hash of those not sealed yet): exit 0 when every entry holds, 3 naming the first entry that does not",
+    options: { workspace: { required: true, description: 'Workspace slug or id' } },
+    async run(args, app) {
+      const id = await workspaceId(app, args);
+      const checked = await app.get(AuditLogQueries).verify(id);
+      return {
+        workspace_id: id,
+        intact: checked.firstBreak === null,
+        entries_checked: checked.entriesChecked,
+        unsealed_checked: checked.unsealedChecked,
+        anchor_sequence: checked.anchorSeq,
+        last_sequence: checked.lastSeq,
+        first_bad_entry: checked.firstBreak && { sequence: checked.firstBreak.seq, id: checked.firstBreak.id, reason: checked.firstBreak.reason },
+      };
+    },
+    failed: (result) => result.intact !== true,
   },
   'app:list': {
     summary: 'List the registered OAuth apps (without secrets)',

@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
 import { loadConfig } from '@workbase/shared/config';
 import { createLogger, PinoNestLogger } from '@workbase/shared/http';
 import { DomainError } from '@workbase/shared/kernel';
-import { type DatabaseHandle, openDatabase, runMigrations } from '@workbase/shared/persistence';
+import { AuditTrail, auditInsert, type DatabaseHandle, openDatabase, runInRequestContext, runMigrations, TransactionRunner } from '@workbase/shared/persistence';
 import { AppModule } from '../../shared/src/app.module';
 import { backupDatabase, restoreDatabase } from './backup';
-import { COMMANDS, UsageError } from './commands';
+import { type CommandArgs, type CommandDefinition, COMMANDS, UsageError } from './commands';
 
 /**
  * Admin commands against the same database as the server (embedded or DATABASE_URL), whether or
@@ -29,9 +34,13 @@ async function main(argv: string[]): Promise<number> {
     if (positionals.length !== 1) throw new UsageError(`${name} takes exactly one file: npm run --silent cli -- ${name} <file>`);
     const [file] = positionals;
     // A backup's snapshot and a restore's load are long transactions: a session of their own (DATABASE_DIRECT_URL) when there is a pooler.
-    return withDatabase(config, logger, async ({ sessionUrl }) =>
-      name === 'backup' ? { ...(await backupDatabase(sessionUrl, file)) } : { ...(await restoreDatabase(sessionUrl, file, { replace: values.replace === true })) },
-    );
+    return withDatabase(config, logger, async ({ sessionUrl }) => {
+      const summary = name === 'backup' ? { ...(await backupDatabase(sessionUrl, file)) } : { ...(await restoreDatabase(sessionUrl, file, { replace: values.replace === true })) };
+      // After the backup's snapshot (a backup does not hold its own entry) and after the restore's
+      // load (the restored chains continue with it): each workspace's log says who did it.
+      await auditEveryWorkspace(sessionUrl, `cli.${name}`, { kind: 'backup-file', id: path.resolve(file) });
+      return summary;
+    });
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}"`);
@@ -48,11 +57,63 @@ async function main(argv: string[]): Promise<number> {
     await runMigrations(sessionUrl);
     const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseUrl: url }), { logger: new PinoNestLogger(logger) });
     try {
-      return await command.run(values, app);
+      const result = await runCommand(command, name, values, app);
+      if (command.failed?.(result)) process.exitCode = 3;
+      return result;
     } finally {
       await app.close();
     }
   });
+}
+
+/**
+ * Runs a command in one transaction with its audit entry (`cli.<command>`, actor: the CLI and the
+ * OS user who ran it, request id: a new one per command), so a command that fails leaves neither.
+ */
+async function runCommand(command: CommandDefinition, name: string, args: CommandArgs, app: INestApplicationContext): Promise<Record<string, unknown>> {
+  if (!command.audited) return command.run(args, app);
+  const audited = command.audited;
+  const actor = { cli_os_user: osUser() };
+  return runInRequestContext({ requestId: `cli-${randomUUID()}`, actor }, () =>
+    app.get(TransactionRunner).run(async () => {
+      const result = await command.run(args, app);
+      const target = await audited(args, result, app);
+      if (target) {
+        const entry = { action: `cli.${name}`, targetKind: target.targetKind, targetId: target.targetId, actor: { type: 'cli', id: null } };
+        const trail = app.get(AuditTrail);
+        await (target.workspaceId === null ? trail.recordInEveryWorkspace(entry) : trail.record({ ...entry, workspaceId: target.workspaceId }));
+      }
+      return result;
+    }),
+  );
+}
+
+/** One entry per workspace, in one transaction of its own, written as every entry is (`auditInsert`). */
+async function auditEveryWorkspace(url: string, action: string, target: { kind: string; id: string }): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await runInRequestContext({ requestId: `cli-${randomUUID()}`, actor: { cli_os_user: osUser() } }, async () => {
+      const workspaces = (await client.query<{ id: string }>(`SELECT id FROM workspaces ORDER BY id`)).rows;
+      if (workspaces.length === 0) return;
+      const params: unknown[] = [];
+      const insert = auditInsert(
+        workspaces.map((workspace) => ({ workspaceId: workspace.id, action, targetKind: target.kind, targetId: target.id, actor: { type: 'cli', id: null } })),
+        params,
+      );
+      await client.query(insert, params);
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? `uid:${process.getuid?.() ?? 'unknown'}`;
+  }
 }
 
 async function withDatabase(
@@ -63,7 +124,7 @@ async function withDatabase(
   const database = await openDatabase({ databaseUrl: config.databaseUrl, databaseDirectUrl: config.databaseDirectUrl, dataDir: config.dataDir, log: (line) => logger.debug(line) });
   try {
     process.stdout.write(`${JSON.stringify(await work(database))}\n`);
-    return 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } finally {
     await database.close();
   }

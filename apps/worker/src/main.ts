@@ -4,6 +4,7 @@ import { PinoNestLogger } from '@workbase/shared/http';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { EventRetention } from '@workbase/events';
+import { AuditRetentionSweeper, AuditSealer } from '@workbase/audit';
 import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../shared/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   stopOnSignal(logger, async (signal, { elapsed, left }) => {
     logger.info({ signal }, 'worker shutting down: finishing the delivery attempts in flight');
     if (app) {
+      await withinBudget(Promise.all([app.get(AuditSealer).stop(), app.get(AuditRetentionSweeper).stop()]), left() - 3_000);
       // Attempts not finished in time keep their jobs active; pg-boss hands them to another worker once they expire.
       if (!(await withinBudget(app.get(WebhookWorker).stop(), left() - 2_500))) {
         logger.warn('delivery attempts still running; their jobs are released to another worker when they expire');
@@ -35,6 +37,8 @@ async function main(): Promise<void> {
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
     await app.get(WebhookWorker).start();
     app.get(EventRetention).start();
+    app.get(AuditSealer).start();
+    app.get(AuditRetentionSweeper).start();
     exitWhenDatabaseIsLost(database, config, logger);
     announcer(format).info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
   } catch (error) {

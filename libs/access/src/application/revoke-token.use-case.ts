@@ -6,8 +6,8 @@ import { ApiTokenRepository } from '../infrastructure/api-token.repository';
 export class RevokeTokenUseCase {
   constructor(private readonly tokens: ApiTokenRepository) {}
 
-  /** Revokes a token by its value; true when a live token was revoked. Unknown tokens are not an error (RFC 7009). */
-  execute(token: string): Promise<boolean> {
+  /** Revokes a token by its value; the token revoked, or null when no live token matched. Unknown tokens are not an error (RFC 7009). */
+  execute(token: string): Promise<{ workspaceId: string; tokenId: string } | null> {
     return this.tokens.revokeByHash(hashAccessToken(token));
   }
 

@@ -61,11 +61,13 @@ export class ApiTokenRepository {
   }
 
   /** Returns true when a live token was revoked by this call. */
-  async revokeByHash(hash: Buffer): Promise<boolean> {
-    const result: [unknown[], number] = await this.transactions
+  /** The token revoked (its workspace and id, for the audit log), or null when no live token has this hash. */
+  async revokeByHash(hash: Buffer): Promise<{ workspaceId: string; tokenId: string } | null> {
+    const result: [Array<{ id: string; workspace_id: string }>, number] = await this.transactions
       .manager()
-      .query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL RETURNING id`, [hash]);
-    return result[1] > 0;
+      .query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL RETURNING id, workspace_id`, [hash]);
+    const [row] = result[0];
+    return row ? { workspaceId: row.workspace_id, tokenId: row.id } : null;
   }
 
   async revokeById(workspaceId: string, tokenIds: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { COMMIT_HORIZON, TransactionRunner } from '@workbase/shared/persistence';
 import type { FeedPosition } from '../domain/feed-position';
 
 /** An event as the feed reads it from the outbox. */
@@ -32,7 +32,7 @@ export interface PrunedThrough {
  * rows read for a page of 1,000 in the bench; as a range, only this index gives the order.
  */
 const AFTER_IN_WORKSPACE = `(e.workspace_id, e.tx_id, e.id) > ($1::uuid, $2::xid8, $3::bigint)
-  AND (e.workspace_id, e.tx_id, e.id) < ($1::uuid, pg_snapshot_xmin(pg_current_snapshot()), 0)`;
+  AND (e.workspace_id, e.tx_id, e.id) < ($1::uuid, ${COMMIT_HORIZON}, 0)`;
 const FEED_ORDER = 'e.workspace_id, e.tx_id, e.id';
 
 /** The feed's reads of the outbox, and the retention sweep (the outbox's only deleter). */

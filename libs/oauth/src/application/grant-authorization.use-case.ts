@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, newId } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { AuditTrail, TransactionRunner } from '@workbase/shared/persistence';
 import { AUTHORIZATION_CODE_PREFIX, generateSecret } from '../domain/secrets';
 import { AuthorizationCodeRepository } from '../infrastructure/authorization-code.repository';
 import type { AuthorizationRequest } from './authorization-request';
@@ -17,6 +17,7 @@ export class GrantAuthorizationUseCase {
     private readonly transactions: TransactionRunner,
     private readonly codes: AuthorizationCodeRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(request: AuthorizationRequest, membership: { workspaceId: string; memberId: string }): Promise<{ code: string }> {
@@ -38,6 +39,15 @@ export class GrantAuthorizationUseCase {
         codeChallengeMethod: request.codeChallengeMethod,
         createdAt: now,
         expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
+      });
+      // The consent is the change an admin asks about later ("who let this app in"), not the token the code is exchanged for.
+      await this.audit.record({
+        workspaceId: membership.workspaceId,
+        action: 'oauth.consent_granted',
+        targetKind: 'oauth-app',
+        targetId: request.app.clientId,
+        target: { client_id: request.app.clientId, scopes: [...request.scopes] },
+        actor: { type: 'workspace-member', id: membership.memberId, member_id: membership.memberId, app_id: request.app.clientId },
       });
     });
     return { code: code.value };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Introspection, RevokeTokenUseCase, TokenIntrospectionQuery } from '@workbase/access';
+import { AuditTrail, TransactionRunner } from '@workbase/shared/persistence';
 import { OAuthError } from '../domain/oauth.errors';
 
 /** Who calls introspection: an OAuth client (by its credentials) or the holder of an access token. */
@@ -15,6 +16,8 @@ export class TokenEndpointsService {
   constructor(
     private readonly introspection: TokenIntrospectionQuery,
     private readonly revocation: RevokeTokenUseCase,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
   ) {}
 
   async introspect(caller: IntrospectionCaller, token: string): Promise<Introspection> {
@@ -29,6 +32,17 @@ export class TokenEndpointsService {
     const result = await this.introspection.introspect(token);
     if (!result.active) return;
     if (result.client_id !== clientId) throw new OAuthError('unauthorized_client', 'The token was not issued to this client, which may not revoke it.');
-    await this.revocation.execute(token);
+    await this.transactions.run(async () => {
+      const revoked = await this.revocation.execute(token);
+      if (revoked) {
+        await this.audit.record({
+          workspaceId: revoked.workspaceId,
+          action: 'oauth.token_revoked',
+          targetKind: 'token',
+          targetId: revoked.tokenId,
+          actor: { type: 'app', id: clientId, app_id: clientId },
+        });
+      }
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { EventOutbox, TransactionRunner, withAuditChanges } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory, CONTAINER_EVENTS, containerEvent } from '@workbase/schema';
 import { recordNotFound } from '../domain/record-errors';
 import { assertRequiredValues } from '../domain/required-values';
@@ -52,11 +52,18 @@ export class UpdateRecordUseCase {
       if (!record) return null;
       const attributes = options.attributes ?? (await this.attributes.ofContainer(container.workspaceId, container.id, { includeArchived: true }));
       const parsed = await this.values.parse(who, attributes, values);
-      const changed = await this.values.apply(who, recordId, parsed, mode, options.appendTo);
+      const changes = new Map<string, { slug: string; old: string[]; new: string[] }>();
+      const changed = await this.values.apply(who, recordId, parsed, mode, options.appendTo, changes);
       assertRequiredValues(attributes, writtenCounts(parsed), 'update');
       if (changed.length > 0) await this.store.bumpVersion(container.workspaceId, recordId);
       if (CONTAINER_EVENTS[container.kind].updated) {
-        await this.outbox.record(...changed.map((attributeId) => containerEvent(container, 'updated', who.actor, { recordId, attributeId })));
+        await this.outbox.record(
+          ...changed.map((attributeId) => {
+            const change = changes.get(attributeId);
+            const event = containerEvent(container, 'updated', who.actor, { recordId, attributeId });
+            return change ? withAuditChanges(event, { [change.slug]: { old: change.old, new: change.new } }) : event;
+          }),
+        );
       }
       return changed;
     });

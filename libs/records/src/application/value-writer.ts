@@ -82,7 +82,18 @@ export class ValueWriter {
   }
 
   /** Applies value plans; returns the ids of attributes whose current values changed. */
-  async apply(who: WriteScope, recordId: string, parsed: Map<string, ParsedAttribute>, mode: WriteMode, appendTo?: ReadonlySet<string>): Promise<string[]> {
+  /**
+   * `changes`, when given, receives per changed attribute id its slug and the value keys it held
+   * before and holds after the write (for the audit entry of its `updated` event).
+   */
+  async apply(
+    who: WriteScope,
+    recordId: string,
+    parsed: Map<string, ParsedAttribute>,
+    mode: WriteMode,
+    appendTo?: ReadonlySet<string>,
+    changes?: Map<string, { slug: string; old: string[]; new: string[] }>,
+  ): Promise<string[]> {
     const attributeIds = [...parsed.keys()];
     const current = mode === 'create' || attributeIds.length === 0 ? [] : await this.store.currentValues(who.container.workspaceId, [recordId], attributeIds);
     const changed: string[] = [];
@@ -92,6 +103,11 @@ export class ValueWriter {
       const plan = planValues(held, values, attribute.isMultiselect, appendTo?.has(attribute.id) ? 'append' : mode);
       if (plan.close.length === 0 && plan.open.length === 0) continue;
       changed.push(attribute.id);
+      if (changes) {
+        const closed = new Set(plan.close.map((row) => row.id));
+        const old = held.map((row) => row.key);
+        changes.set(attribute.id, { slug: attribute.slug, old, new: [...held.filter((row) => !closed.has(row.id)).map((row) => row.key), ...plan.open.map((value) => value.key)] });
+      }
       await this.store.closeValues(who.container.workspaceId, plan.close.map((row) => row.id));
       if (attribute.isUnique) {
         const { release, claim } = uniqueClaims(attribute, plan);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, DomainEvent } from '@workbase/shared/kernel';
-import { COLUMN_CAST, OUTBOX_NOTIFY, outboxInsert, PRIMARY_COLUMN, TransactionRunner } from '@workbase/shared/persistence';
+import { COLUMN_CAST, OUTBOX_NOTIFY, PRIMARY_COLUMN, recordedEvents, TransactionRunner } from '@workbase/shared/persistence';
 import type { AttributeType, StoredValue, StoredValueRow, OptionView, ReadContext, StatusView } from '@workbase/schema';
 import { isoNanos } from './sql';
 
@@ -147,7 +147,7 @@ export class RecordRepository {
     const params: unknown[] = [workspaceId, record.id, record.containerId, record.parentRecordId ?? null, actor];
     const insertRecord = `INSERT INTO records (workspace_id, id, container_id, parent_record_id, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now()) RETURNING ${RECORD_COLUMNS}`;
     // The record's own events ride in the same statement (the outbox's INSERT and notification).
-    const recorded = events.length > 0 ? `, recorded AS (${outboxInsert(events, params)})` : '';
+    const recorded = events.length > 0 ? `, ${recordedEvents(events, params)}` : '';
     const notified = events.length > 0 ? `, ${OUTBOX_NOTIFY} AS notified` : '';
     if (values.length === 0) {
       const rows = await this.transactions.query<RawRecord>(`WITH rec AS (${insertRecord})${recorded} SELECT rec.*${notified} FROM rec`, params);

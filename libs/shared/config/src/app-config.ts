@@ -205,6 +205,10 @@ class EnvironmentVariables {
   @IntegerVar(1024)
   SQL_MAX_RESULT_BYTES?: number;
 
+  /** Days an audit entry is kept; the worker removes older ones (the chain stays verifiable from its new anchor). */
+  @IntegerVar(1, 36500)
+  AUDIT_RETENTION_DAYS?: number;
+
   /** Connections of the SQL endpoint's own pool: at most this many statements run at once per process. */
   @IntegerVar(1, 100)
   SQL_POOL_SIZE?: number;
@@ -272,6 +276,8 @@ export interface AppConfig {
   readonly metrics: { readonly token: string | null; readonly open: boolean };
   /** File storage and signed download URLs (libs/files/README.md). */
   readonly files: FilesConfig;
+  /** Days audit entries are kept (AUDIT_RETENTION_DAYS, default 365; libs/audit/README.md). */
+  readonly auditRetentionDays: number;
   /** Limits of the SQL endpoint (libs/sql/README.md). */
   readonly sql: {
     readonly statementTimeoutMs: number;
@@ -417,6 +423,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     metrics: { token: parsed.METRICS_TOKEN || null, open: parsed.METRICS_PUBLIC ?? parsed.NODE_ENV !== 'production' },
     secretsKey: parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : null,
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS ?? 365,
     sql: {
       statementTimeoutMs: parsed.SQL_STATEMENT_TIMEOUT_MS ?? 30_000,
       maxRows: parsed.SQL_MAX_ROWS ?? 10_000,

@@ -2,6 +2,7 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ForbiddenError, grants, type Scope, UnauthenticatedError } from '@workbase/shared/kernel';
+import { currentRequestContext } from '@workbase/shared/persistence';
 import type { AuthContext } from './auth-context';
 import { ADMIN_ONLY_KEY, ANY_SCOPE_KEY, PUBLIC_ROUTE_KEY, REQUIRED_SCOPES_KEY } from './metadata';
 
@@ -24,6 +25,8 @@ export class AccessGuard extends AuthGuard(['bearer', 'basic']) {
 
     await super.canActivate(context);
     const auth = context.switchToHttp().getRequest<{ user: AuthContext }>().user;
+    const request = currentRequestContext();
+    if (request) request.actor = { token_id: auth.tokenId, token_kind: auth.kind, member_id: auth.memberId, app_id: auth.clientId };
     const missing = required.filter((scope) => !grants(auth.scopes, scope));
     if (this.reflector.getAllAndOverride<boolean>(ANY_SCOPE_KEY, targets)) {
       if (missing.length === required.length) {

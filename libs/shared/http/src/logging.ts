@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { runInRequestContext } from '@workbase/shared/persistence';
 
 /** `json`: one JSON object per line, for collectors; `pretty`: short coloured lines for a person at a terminal. */
 export type LogFormat = 'json' | 'pretty';
@@ -53,7 +54,8 @@ export function requestLogging(logger: Logger) {
     res.once('close', () => {
       if (!res.writableFinished && logger.isLevelEnabled('warn')) logger.warn(line(), 'request aborted before the response was sent');
     });
-    next();
+    // The audit log reads the request id (and, once the guard knows it, the actor) from here.
+    runInRequestContext({ requestId: id }, next);
   };
 }
 

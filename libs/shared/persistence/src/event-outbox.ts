@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@workbase/shared/kernel';
+import { auditEntriesOf, auditInsert } from './audit-trail';
 import { TransactionRunner } from './transaction-runner';
 
 /** Notified (at commit) by every transaction that recorded events: new events are committed. */
@@ -22,8 +23,17 @@ export class EventOutbox {
       throw new Error('EventOutbox.record must be called inside TransactionRunner.run, with the change it describes');
     }
     const params: unknown[] = [];
-    await this.transactions.manager().query(`WITH recorded AS (${outboxInsert(events, params)}) SELECT ${OUTBOX_NOTIFY}`, params);
+    await this.transactions.manager().query(`WITH ${recordedEvents(events, params)} SELECT ${OUTBOX_NOTIFY}`, params);
   }
+}
+
+/**
+ * The `WITH` items that record `events`: their outbox rows and their audit entries (one each, in
+ * the same statement and so the same transaction as the change). For a statement that records its
+ * change's events itself; it must also select `OUTBOX_NOTIFY`, as `record` does.
+ */
+export function recordedEvents(events: readonly DomainEvent[], params: unknown[]): string {
+  return `recorded AS (${outboxInsert(events, params)}), audited AS (${auditInsert(auditEntriesOf(events), params)})`;
 }
 
 /**

@@ -14,3 +14,6 @@ export * from './unique-violation';
 export * from './standalone-client';
 export * from './value-columns';
 export * from './dead-connections';
+export * from './audit-trail';
+export * from './request-context';
+export * from './commit-horizon';

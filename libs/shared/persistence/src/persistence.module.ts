@@ -4,6 +4,7 @@ import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { CacheInvalidations } from './cache-invalidations';
 import { retireOnFatalError } from './dead-connections';
+import { AuditTrail } from './audit-trail';
 import { EventOutbox } from './event-outbox';
 import { LISTEN_IN_EACH_TRANSACTION, TransactionRunner } from './transaction-runner';
 
@@ -53,6 +54,7 @@ export class PersistenceModule {
         TransactionRunner,
         { provide: LISTEN_IN_EACH_TRANSACTION, useValue: Boolean(options.directUrl) },
         EventOutbox,
+        AuditTrail,
         {
           provide: CacheInvalidations,
           inject: [DataSource],
@@ -62,7 +64,7 @@ export class PersistenceModule {
           },
         },
       ],
-      exports: [TransactionRunner, EventOutbox, CacheInvalidations],
+      exports: [TransactionRunner, EventOutbox, AuditTrail, CacheInvalidations],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { grants, SCOPES, type Scope } from '@workbase/shared/kernel';
+import { ForbiddenError, grants, SCOPES, type Scope } from '@workbase/shared/kernel';
 import { fixedRelation } from '../domain/fixed-relations';
 import { SqlStatementError, tableForbidden } from '../domain/sql-errors';
 import { analyzeStatement, displayTable, GENERATED_PREFIX, loadSqlParser, quoteIdent } from '../domain/statement-analyzer';
@@ -18,6 +18,8 @@ export const SCHEMA_SCOPES: Readonly<Record<DataSchema, readonly Scope[]>> = {
 export interface SqlCaller {
   readonly workspaceId: string;
   readonly scopes: ReadonlySet<string>;
+  /** A service token or an admin member's: may read admin-only tables (`audit.log`). */
+  readonly isAdmin?: boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export class SqlQueryService {
       if (!isDataSchema(ref.schema) && !fixed) continue;
       const missing = (fixed ? fixed.scopes : SCHEMA_SCOPES[ref.schema as DataSchema]).filter((scope) => !grants(caller.scopes, scope));
       if (missing.length > 0) throw tableForbidden(displayTable(ref), missing);
+      if (fixed?.adminOnly && !caller.isAdmin) throw new ForbiddenError(`Table "${displayTable(ref)}" needs a service token or a token of an admin member.`);
     }
     const dataRefs = statement.tables.filter((ref): ref is TableRef & { schema: DataSchema } => isDataSchema(ref.schema));
     const needsInformationSchema = statement.tables.some((ref) => ref.schema === INFORMATION_SCHEMA);

@@ -9,13 +9,15 @@ import { SCOPES, type Scope } from '@workbase/shared/kernel';
  * meeting, so "which calls mentioned pricing" is one statement:
  * `SELECT DISTINCT meeting_id, call_recording_id FROM meetings.call_transcripts WHERE speech ILIKE '%pricing%'`.
  */
-export const FIXED_SCHEMAS = ['meetings'] as const;
+export const FIXED_SCHEMAS = ['meetings', 'audit'] as const;
 export type FixedSchema = (typeof FIXED_SCHEMAS)[number];
 
 export interface FixedRelation {
   readonly schema: FixedSchema;
   readonly name: string;
   readonly scopes: readonly Scope[];
+  /** Readable only by a service token or an admin member's token, as its endpoint (`audit.log`). */
+  readonly adminOnly?: boolean;
   readonly columns: ReadonlyArray<{ readonly name: string; readonly sqlType: string }>;
   /** The relation's SELECT over the app schema's tables (`table(name)` quotes one), bound to `workspace` (an SQL expression). */
   readonly sql: (table: (name: string) => string, workspace: string) => string;
@@ -46,7 +48,36 @@ const CALL_TRANSCRIPTS: FixedRelation = {
       WHERE s.workspace_id = ${workspace} OFFSET 0`,
 };
 
-export const FIXED_RELATIONS: readonly FixedRelation[] = [CALL_TRANSCRIPTS];
+/**
+ * `audit.log`: the workspace's audit entries (libs/audit), as `GET /v2/audit_log` shows them, for
+ * questions such as `SELECT actor_id, count(*) FROM audit.log WHERE action = 'record.deleted' GROUP BY 1`.
+ */
+const AUDIT_LOG: FixedRelation = {
+  schema: 'audit',
+  name: 'log',
+  scopes: [SCOPES.userManagementRead],
+  adminOnly: true,
+  columns: [
+    { name: 'id', sqlType: 'uuid' },
+    { name: 'sequence', sqlType: 'bigint' },
+    { name: 'occurred_at', sqlType: 'timestamptz' },
+    { name: 'actor', sqlType: 'jsonb' },
+    { name: 'actor_id', sqlType: 'text' },
+    { name: 'request_id', sqlType: 'text' },
+    { name: 'action', sqlType: 'text' },
+    { name: 'target_kind', sqlType: 'text' },
+    { name: 'target_id', sqlType: 'text' },
+    { name: 'changes', sqlType: 'jsonb' },
+    { name: 'content_hash', sqlType: 'text' },
+    { name: 'prev_hash', sqlType: 'text' },
+    { name: 'hash', sqlType: 'text' },
+  ],
+  sql: (table, workspace) =>
+    `SELECT id, seq AS sequence, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, changes, content_hash, prev_hash, hash
+       FROM ${table('audit_log')} WHERE workspace_id = ${workspace} OFFSET 0`,
+};
+
+export const FIXED_RELATIONS: readonly FixedRelation[] = [CALL_TRANSCRIPTS, AUDIT_LOG];
 
 export function isFixedSchema(value: string): value is FixedSchema {
   return (FIXED_SCHEMAS as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import { COMMIT_HORIZON, TransactionRunner } from '@workbase/shared/persistence';
 import { compareOutboxPositions, type OutboxPosition } from '../domain/outbox-position';
 
 /** An event of the outbox as fan-out reads it; its type is one of the kernel's catalogue (the outbox is written only through `DomainEvent<T>`). */
@@ -27,7 +27,7 @@ const AHEAD_CONSUMER = 'webhooks:ahead';
  * written by transactions older than the oldest one still running, so no event can later appear
  * behind a position fan-out has passed.
  */
-const AFTER_CURSOR = `(e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+const AFTER_CURSOR = `(e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < ${COMMIT_HORIZON}`;
 
 const positionOf = (row: { tx_id: string; id: string }): OutboxPosition => ({ lastTxId: row.tx_id, lastEventId: row.id });
 

@@ -47,7 +47,7 @@ export class SqlController {
   @ApiStandardErrors()
   @ApiForbiddenResponse(forbidden)
   async query(@CurrentAuth() auth: AuthContext, @Body() body: SqlQueryRequest, @Res({ passthrough: true }) response: Response): Promise<SqlResultEnvelope> {
-    const result = await this.sql.query({ workspaceId: auth.workspaceId, scopes: auth.scopes }, body.sql);
+    const result = await this.sql.query({ workspaceId: auth.workspaceId, scopes: auth.scopes, isAdmin: auth.isAdmin }, body.sql);
     if (typeof result.replicaLagMs === 'number') response.setHeader(REPLICA_LAG_HEADER, String(Math.max(0, result.replicaLagMs)));
     return { data: { rows: result.rows, columns: result.columns, truncated: result.truncated } };
   }
