@@ -4,6 +4,7 @@ import { ALL_SCOPES } from '@workbase/shared/kernel';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { EventRetention } from '@workbase/events';
+import { TrashRetention } from '@workbase/trash';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     if (config.runWorker) {
       await app.get(WebhookWorker).start();
       app.get(EventRetention).start();
+      app.get(TrashRetention).start();
     }
     exitWhenDatabaseIsLost(database, config, logger);
     announce.info(

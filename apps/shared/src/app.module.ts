@@ -15,6 +15,7 @@ import { SqlModule } from '@workbase/sql';
 import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
 import { EventsModule } from '@workbase/events';
+import { TrashModule } from '@workbase/trash';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
@@ -61,6 +62,7 @@ export class AppModule {
         OAuthModule,
         WebhooksModule,
         EventsModule,
+        TrashModule,
         ...extraImports,
       ],
       controllers: [HealthController, MetricsController],

@@ -4,6 +4,7 @@ import { PinoNestLogger } from '@workbase/shared/http';
 import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { EventRetention } from '@workbase/events';
+import { TrashRetention } from '@workbase/trash';
 import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../shared/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, database.url), { logger: new PinoNestLogger(logger) });
     await app.get(WebhookWorker).start();
     app.get(EventRetention).start();
+    app.get(TrashRetention).start();
     exitWhenDatabaseIsLost(database, config, logger);
     announcer(format).info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
   } catch (error) {

@@ -3,14 +3,15 @@ import { type AppConfig, ConfigModule } from '@workbase/shared/config';
 import { PersistenceModule } from '@workbase/shared/persistence';
 import { WebhookDeliveryModule } from '@workbase/webhooks';
 import { EventRetentionModule } from '@workbase/events';
+import { TrashRetentionModule } from '@workbase/trash';
 
-/** What a standalone worker needs: configuration, the database, the delivery machinery and the change feed's retention sweep. */
+/** What a standalone worker needs: configuration, the database, the delivery machinery, and the retention sweeps of the change feed and the trash. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, directUrl: config.databaseDirectUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule, EventRetentionModule],
+      imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot({ url: databaseUrl, directUrl: config.databaseDirectUrl, poolSize: config.dbPoolSize }), WebhookDeliveryModule, EventRetentionModule, TrashRetentionModule],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { TRASH_BIN, type TrashBin } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { type Container, containerEvent } from '@workbase/schema';
 import { recordNotFound } from '../domain/record-errors';
@@ -15,7 +16,8 @@ export interface DeleteOptions {
 /**
  * Deletes a record with what hangs off it: a record's list entries go with it, as the reference
  * API does, each as an entry delete would go (its listeners, the row, references to it, its
- * `deleted` event), then the record itself — in one transaction.
+ * `deleted` event), then the record itself — in one transaction. What goes is first kept in the
+ * trash (TRASH_BIN, when the composition root binds one): a record's item holds its entries too.
  */
 @Injectable()
 export class DeleteRecordUseCase {
@@ -25,6 +27,7 @@ export class DeleteRecordUseCase {
     private readonly values: ValueWriter,
     private readonly outbox: EventOutbox,
     @Optional() @Inject(RECORD_DELETION_LISTENERS) private readonly deletionListeners: RecordDeletionListener[] = [],
+    @Optional() @Inject(TRASH_BIN) private readonly trash: TrashBin | null = null,
   ) {}
 
   async execute(who: WriteScope, recordId: string, options: DeleteOptions = {}): Promise<void> {
@@ -33,6 +36,10 @@ export class DeleteRecordUseCase {
     if (options.failOnConcurrentWrite) await this.values.lockForWrite(container, recordId, true);
     await this.transactions.run(async () => {
       if (!(await this.store.lockRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
+      // Activity records are not kept: their deletes stay permanent.
+      if (this.trash && container.kind !== 'activity') {
+        await this.trash.keep({ workspaceId: container.workspaceId, kind: container.kind === 'object' ? 'records' : 'entries', id: recordId, actor: who.actor, containerId: container.id });
+      }
       if (container.kind === 'object') {
         for (const entry of await this.store.lockEntriesOf(container.workspaceId, recordId)) {
           const list: Container = { kind: 'list', id: entry.listId, workspaceId: container.workspaceId, slug: entry.listSlug };

@@ -9,3 +9,4 @@ export * from './ids';
 export * from './secret-box';
 export * from './nesting';
 export * from './instant';
+export * from './trash-bin';
