@@ -95,6 +95,11 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     foreign.file_id = (await b.post('/v2/files', { object: 'companies', record_id: company, file_type: 'folder', name: 'Walk' }).expect(200)).body.data.id.file_id;
     foreign.user_id = (await scim('/scim/v2/Users', { schemas: [USER], userName: 'walker@other.example' }).expect(201)).body.id;
     foreign.workspace_team_id = (await scim('/scim/v2/Groups', { schemas: [GROUP], displayName: 'Walkers' }).expect(201)).body.id;
+    // The trash names an item by kind, then id: the other workspace's deleted task.
+    const trashed = (await b.post('/v2/tasks', { data: { content: 'gone', format: 'plaintext', deadline_at: null, is_completed: false, linked_records: [], assignees: [] } }).expect(200)).body.data.id.task_id;
+    await b.del(`/v2/tasks/${trashed}`).expect(200);
+    foreign.kind = 'tasks';
+    foreign.trashed_id = trashed;
   });
 
   /** The id of the other workspace that a path's first parameter names (`{identifier}` is the container the path is under). */
@@ -108,7 +113,7 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     let first = true;
     let missing = false;
     const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      if (!first) return randomUUID();
+      if (!first) return path.startsWith('/v2/trash/') && name === 'id' ? foreign.trashed_id : randomUUID();
       first = false;
       const id = firstId(path, name);
       if (id === undefined) missing = true;

@@ -1,8 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import { ContainerResolver } from '@workbase/schema';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
-import { ApiErrorResponse, type AuthContext, CurrentAuth, CursorCodec, EmptyBody, RequireAnyScope, ScopedOperation } from '@workbase/shared/http';
+import { ApiErrorResponse, ApiStandardErrors, type AuthContext, CurrentAuth, CursorCodec, EmptyBody, RequireAnyScope } from '@workbase/shared/http';
 import { ForbiddenError, grants, NotFoundError, type Scope, SCOPES, TRASH_KINDS, type TrashKind, ValidationError } from '@workbase/shared/kernel';
 import { TrashCommands } from '../../application/trash.commands';
 import { TrashQueries } from '../../application/trash.queries';
@@ -12,6 +12,7 @@ import { TrashPageEnvelope, toTrashItemResponse } from './trash.responses';
 const CURSOR_KIND = 'trash';
 const idPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError('Not in the trash: id must be a UUID.', { field: 'id' }) });
 const idParam = { name: 'id', description: 'The deleted item’s id (record, entry, note, task or comment id)' };
+const kindParam = { name: 'kind', enum: [...TRASH_KINDS], description: 'What was deleted: records, entries, notes, tasks or comments' };
 
 /** The scopes of each kind: those of its own endpoints (reading the trash needs the read ones, restoring and purging the write ones). */
 const KIND_SCOPES: Readonly<Record<TrashKind, { read: readonly Scope[]; write: readonly Scope[] }>> = {
@@ -21,6 +22,8 @@ const KIND_SCOPES: Readonly<Record<TrashKind, { read: readonly Scope[]; write: r
   tasks: { read: [SCOPES.taskRead], write: [SCOPES.taskReadWrite] },
   comments: { read: [SCOPES.commentRead], write: [SCOPES.commentReadWrite] },
 };
+const KIND_SCOPES_DOC = (access: 'read' | 'write') =>
+  `Needs the ${access === 'read' ? 'read' : 'write'} scopes of the kind: ${TRASH_KINDS.map((kind) => `\`${kind}\` ${KIND_SCOPES[kind][access].join(' + ')}`).join('; ')}.`;
 const ANY_READ = [...new Set(TRASH_KINDS.flatMap((kind) => KIND_SCOPES[kind].read.slice(0, 1)))];
 const ANY_WRITE = [...new Set(TRASH_KINDS.flatMap((kind) => KIND_SCOPES[kind].write.slice(0, 1)))];
 const RESTORE = 'Puts the item back with its id and everything that went with it (a record: its entries, notes, comment threads, task and meeting links and files), opens again the record references the delete closed where their holder has room, and records the `*.created` event of each item that came back. ';
@@ -36,9 +39,10 @@ function requireKindScopes(auth: AuthContext, required: readonly Scope[]): void 
 }
 
 /**
- * `/v2/trash` (Workbase extension): what DELETE removed, restorable for TRASH_RETENTION_DAYS. Each
- * kind has its own restore and purge routes, so that each declares its kind's scopes; an unknown
- * kind is a 400 naming `kind`.
+ * `/v2/trash` (Workbase extension): what DELETE removed, restorable for TRASH_RETENTION_DAYS. The
+ * guard lets in a token with one of the kinds' scopes; each handler then requires the scopes of
+ * the kind the request names (those of the kind's own endpoints), and an unknown kind is a 400
+ * naming `kind`.
  */
 @ApiTags('Trash')
 @Controller('v2/trash')
@@ -82,103 +86,43 @@ export class TrashController {
     };
   }
 
-  @Post('records/:id/restore')
-  @ApiPreconditionFailedResponse(PARENT_MISSING)
-  @HttpCode(200)
-  @ScopedOperation({ scopes: [...KIND_SCOPES.records.write], summary: 'Restore a deleted record', description: RESTORE + 'Records `record.created`.', params: [idParam], ok: { type: EmptyBody, description: '`{}`' }, conflict: RESTORE_CONFLICT })
-  async restoreRecord(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.restore(auth, 'records', id);
-  }
-
-  @Post('entries/:id/restore')
-  @ApiPreconditionFailedResponse(PARENT_MISSING)
-  @HttpCode(200)
-  @ScopedOperation({ scopes: [...KIND_SCOPES.entries.write], summary: 'Restore a deleted list entry', description: RESTORE + 'Records `list-entry.created`; 412 when its parent record is gone.', params: [idParam], ok: { type: EmptyBody, description: '`{}`' }, conflict: RESTORE_CONFLICT })
-  async restoreEntry(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.restore(auth, 'entries', id);
-  }
-
-  @Post('notes/:id/restore')
-  @ApiPreconditionFailedResponse(PARENT_MISSING)
-  @HttpCode(200)
-  @ScopedOperation({ scopes: [...KIND_SCOPES.notes.write], summary: 'Restore a deleted note', description: RESTORE + 'Records `note.created`; 412 when its record is gone.', params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async restoreNote(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.restore(auth, 'notes', id);
-  }
-
-  @Post('tasks/:id/restore')
-  @HttpCode(200)
-  @ScopedOperation({ scopes: [...KIND_SCOPES.tasks.write], summary: 'Restore a deleted task', description: RESTORE + 'Links to records that are gone stay out. Records `task.created`.', params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async restoreTask(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.restore(auth, 'tasks', id);
-  }
-
-  @Post('comments/:id/restore')
-  @ApiPreconditionFailedResponse(PARENT_MISSING)
-  @HttpCode(200)
-  @ScopedOperation({ scopes: [...KIND_SCOPES.comments.write], summary: 'Restore a deleted comment', description: RESTORE + 'A thread’s first comment brings its thread back. Records `comment.created`; 412 when its thread or record is gone.', params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async restoreComment(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.restore(auth, 'comments', id);
-  }
-
-  @Delete('records/:id')
-  @ScopedOperation({ scopes: [...KIND_SCOPES.records.write], summary: 'Remove a deleted record for good', description: PURGE, params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async purgeRecord(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.purge(auth, 'records', id);
-  }
-
-  @Delete('entries/:id')
-  @ScopedOperation({ scopes: [...KIND_SCOPES.entries.write], summary: 'Remove a deleted list entry for good', description: PURGE, params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async purgeEntry(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.purge(auth, 'entries', id);
-  }
-
-  @Delete('notes/:id')
-  @ScopedOperation({ scopes: [...KIND_SCOPES.notes.write], summary: 'Remove a deleted note for good', description: PURGE, params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async purgeNote(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.purge(auth, 'notes', id);
-  }
-
-  @Delete('tasks/:id')
-  @ScopedOperation({ scopes: [...KIND_SCOPES.tasks.write], summary: 'Remove a deleted task for good', description: PURGE, params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async purgeTask(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.purge(auth, 'tasks', id);
-  }
-
-  @Delete('comments/:id')
-  @ScopedOperation({ scopes: [...KIND_SCOPES.comments.write], summary: 'Remove a deleted comment for good', description: PURGE, params: [idParam], ok: { type: EmptyBody, description: '`{}`' } })
-  async purgeComment(@CurrentAuth() auth: AuthContext, @Param('id', idPipe) id: string): Promise<EmptyBody> {
-    return this.purge(auth, 'comments', id);
-  }
-
-  // Registered after the kinds' routes, so that only an unknown kind reaches these.
   @Post(':kind/:id/restore')
+  @HttpCode(200)
   @RequireAnyScope(...ANY_WRITE)
-  @ApiOperation({ summary: 'Restore an item of an unknown kind', description: `Always a 400 naming \`kind\`: the kinds are ${TRASH_KINDS.join(', ')}.` })
+  @ApiOperation({ summary: 'Restore a deleted item', description: `**Workbase extension.** ${RESTORE}${KIND_SCOPES_DOC('write')}` })
+  @ApiParam(kindParam)
+  @ApiParam(idParam)
+  @ApiBody({ type: EmptyBody, required: false, description: 'No input: `{}` or nothing' })
+  @ApiOkResponse({ type: EmptyBody, description: '`{}`' })
+  @ApiStandardErrors()
   @ApiBadRequestResponse({ type: ApiErrorResponse, description: '`kind` is not one of the trash kinds' })
-  unknownRestore(@Param('kind') kind: string): never {
-    throw unknownKind(kind);
-  }
-
-  @Delete(':kind/:id')
-  @RequireAnyScope(...ANY_WRITE)
-  @ApiOperation({ summary: 'Remove an item of an unknown kind', description: `Always a 400 naming \`kind\`: the kinds are ${TRASH_KINDS.join(', ')}.` })
-  @ApiBadRequestResponse({ type: ApiErrorResponse, description: '`kind` is not one of the trash kinds' })
-  unknownPurge(@Param('kind') kind: string): never {
-    throw unknownKind(kind);
-  }
-
-  private async restore(auth: AuthContext, kind: TrashKind, id: string): Promise<EmptyBody> {
+  @ApiConflictResponse({ type: ApiErrorResponse, description: RESTORE_CONFLICT })
+  @ApiPreconditionFailedResponse(PARENT_MISSING)
+  async restore(@CurrentAuth() auth: AuthContext, @Param('kind') kindParamValue: string, @Param('id', idPipe) id: string): Promise<EmptyBody> {
+    const kind = trashKind(kindParamValue);
+    requireKindScopes(auth, KIND_SCOPES[kind].write);
     await this.commands.restore(auth.workspaceId, kind, id.toLowerCase(), auth.actor);
     return {};
   }
 
-  private async purge(auth: AuthContext, kind: TrashKind, id: string): Promise<EmptyBody> {
+  @Delete(':kind/:id')
+  @RequireAnyScope(...ANY_WRITE)
+  @ApiOperation({ summary: 'Remove a deleted item for good', description: `**Workbase extension.** ${PURGE} ${KIND_SCOPES_DOC('write')}` })
+  @ApiParam(kindParam)
+  @ApiParam(idParam)
+  @ApiOkResponse({ type: EmptyBody, description: '`{}`' })
+  @ApiStandardErrors()
+  @ApiBadRequestResponse({ type: ApiErrorResponse, description: '`kind` is not one of the trash kinds' })
+  async purge(@CurrentAuth() auth: AuthContext, @Param('kind') kindParamValue: string, @Param('id', idPipe) id: string): Promise<EmptyBody> {
+    const kind = trashKind(kindParamValue);
+    requireKindScopes(auth, KIND_SCOPES[kind].write);
     await this.commands.purge(auth.workspaceId, kind, id.toLowerCase());
     return {};
   }
 }
 
-function unknownKind(kind: string): ValidationError {
-  return new ValidationError(`kind: "${kind}" is not a kind of the trash; use one of ${TRASH_KINDS.join(', ')}.`, { field: 'kind' });
+/** The path's `{kind}`, or a 400 naming it. */
+function trashKind(kind: string): TrashKind {
+  if ((TRASH_KINDS as readonly string[]).includes(kind)) return kind as TrashKind;
+  throw new ValidationError(`kind: "${kind}" is not a kind of the trash; use one of ${TRASH_KINDS.join(', ')}.`, { field: 'kind' });
 }
