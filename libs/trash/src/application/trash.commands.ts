@@ -39,7 +39,7 @@ export class TrashCommands {
       const [holder] = await this.store.uniqueHolders(workspaceId, item.rows.unique_values ?? []);
       if (holder) throw restoreConflict(holder);
 
-      for (const share of TRASH_PLANS[kind]) await this.store.reinsert(workspaceId, share, item.rows[share.table] ?? []);
+      await this.store.reinsert(workspaceId, TRASH_PLANS[kind], item.rows);
       await this.store.reopenReferences(workspaceId, item.closedReferences);
       await this.store.remove(workspaceId, id);
       await this.outbox.record(...restoredEvents(kind, workspaceId, item.rows, actor, threads));

@@ -15,7 +15,10 @@ export interface TableShare {
 }
 
 const recordAndEntries = `SELECT id FROM records WHERE workspace_id = $1 AND (id = $2 OR parent_record_id = $2)`;
-const entryThreads = `SELECT id FROM comment_threads WHERE workspace_id = $1 AND (record_id = $2 OR entry_id IN (${recordAndEntries}))`;
+// A thread on an entry also names the entry's parent as its record: the entry's own index finds it.
+const entryThreads = `SELECT id FROM comment_threads WHERE workspace_id = $1 AND ((record_id = $2 AND entry_id IS NULL) OR entry_id IN (${recordAndEntries}))`;
+// Tasks and meetings link object records only, keyed (object, record) in their indexes.
+const linksOfRecord = `t.object_id = (SELECT container_id FROM records WHERE workspace_id = $1 AND id = $2) AND t.record_id = $2`;
 const liveRecord = (column: string) => `EXISTS (SELECT 1 FROM records r WHERE r.workspace_id = s.workspace_id AND r.id = s.${column})`;
 const headOfThread = `(SELECT c.id FROM comments c WHERE c.workspace_id = $1
     AND c.thread_id = (SELECT thread_id FROM comments WHERE workspace_id = $1 AND id = $2) ORDER BY c.created_at, c.id LIMIT 1) = $2`;
@@ -39,12 +42,12 @@ export const TRASH_PLANS: Readonly<Record<TrashKind, readonly TableShare[]>> = {
     { table: 'comments', where: `t.thread_id IN (${entryThreads})`, orderBy: 't.created_at, t.id' },
     {
       table: 'task_linked_records',
-      where: `t.record_id IN (${recordAndEntries})`,
+      where: linksOfRecord,
       restoreIf: `EXISTS (SELECT 1 FROM tasks k WHERE k.workspace_id = s.workspace_id AND k.id = s.task_id)`,
     },
     {
       table: 'meeting_linked_records',
-      where: `t.record_id IN (${recordAndEntries})`,
+      where: linksOfRecord,
       restoreIf: `EXISTS (SELECT 1 FROM meetings m WHERE m.workspace_id = s.workspace_id AND m.id = s.meeting_id)`,
     },
     // Folders before what they hold: a child is always created after its folder.

@@ -110,15 +110,23 @@ export class TrashStore implements TrashBin {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** Puts one table's saved rows back with their ids (identity columns included); rows `restoreIf` refuses stay out. */
-  async reinsert(workspaceId: string, share: TableShare, rows: SavedRows[string]): Promise<void> {
-    if (!rows || rows.length === 0) return;
-    const only = share.restoreIf ? ` AND ${share.restoreIf}` : '';
-    const onConflict = share.restoreIf ? ' ON CONFLICT DO NOTHING' : '';
-    await this.transactions.query(
-      `INSERT INTO ${share.table} OVERRIDING SYSTEM VALUE SELECT s.* FROM jsonb_populate_recordset(NULL::${share.table}, $2::jsonb) s WHERE s.workspace_id = $1${only}${onConflict}`,
-      [workspaceId, JSON.stringify(rows)],
-    );
+  /**
+   * Puts the saved rows back with their ids (identity columns included), every table in one
+   * statement: foreign keys are checked at its end, when parents and children are all in. Rows a
+   * share's `restoreIf` refuses stay out (their check sees the tables as they were before).
+   */
+  async reinsert(workspaceId: string, shares: readonly TableShare[], rows: SavedRows): Promise<void> {
+    const params: unknown[] = [workspaceId];
+    const inserts = shares
+      .filter((share) => (rows[share.table] ?? []).length > 0)
+      .map((share, i) => {
+        const saved = params.push(JSON.stringify(rows[share.table]));
+        const only = share.restoreIf ? ` AND ${share.restoreIf}` : '';
+        const onConflict = share.restoreIf ? ' ON CONFLICT DO NOTHING' : '';
+        return `i${i} AS (INSERT INTO ${share.table} OVERRIDING SYSTEM VALUE SELECT s.* FROM jsonb_populate_recordset(NULL::${share.table}, $${saved}::jsonb) s WHERE s.workspace_id = $1${only}${onConflict})`;
+      });
+    if (inserts.length === 0) return;
+    await this.transactions.query(`WITH ${inserts.join(',\n')} SELECT 1`, params);
   }
 
   /**
