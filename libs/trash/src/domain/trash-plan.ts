@@ -12,6 +12,8 @@ export interface TableShare {
   /** Rows of a self-referencing table are saved (and restored) in this order, parents first. */
   readonly orderBy?: string;
   readonly restoreIf?: string;
+  /** Links whose row may exist again by then (the other end re-linked it meanwhile): kept as they are. */
+  readonly skipExisting?: boolean;
 }
 
 const recordAndEntries = `SELECT id FROM records WHERE workspace_id = $1 AND (id = $2 OR parent_record_id = $2)`;
@@ -19,6 +21,8 @@ const recordAndEntries = `SELECT id FROM records WHERE workspace_id = $1 AND (id
 const entryThreads = `SELECT id FROM comment_threads WHERE workspace_id = $1 AND ((record_id = $2 AND entry_id IS NULL) OR entry_id IN (${recordAndEntries}))`;
 // Tasks and meetings link object records only, keyed (object, record) in their indexes.
 const linksOfRecord = `t.object_id = (SELECT container_id FROM records WHERE workspace_id = $1 AND id = $2) AND t.record_id = $2`;
+// Values of an attribute deleted meanwhile stay out (values have no foreign key to their attribute).
+const liveAttribute = `EXISTS (SELECT 1 FROM attributes a WHERE a.workspace_id = s.workspace_id AND a.id = s.attribute_id)`;
 const liveRecord = (column: string) => `EXISTS (SELECT 1 FROM records r WHERE r.workspace_id = s.workspace_id AND r.id = s.${column})`;
 const headOfThread = `(SELECT c.id FROM comments c WHERE c.workspace_id = $1
     AND c.thread_id = (SELECT thread_id FROM comments WHERE workspace_id = $1 AND id = $2) ORDER BY c.created_at, c.id LIMIT 1) = $2`;
@@ -35,8 +39,8 @@ const threadOfComment = `(SELECT thread_id FROM comments WHERE workspace_id = $1
 export const TRASH_PLANS: Readonly<Record<TrashKind, readonly TableShare[]>> = {
   records: [
     { table: 'records', where: `t.id IN (${recordAndEntries})`, orderBy: '(t.parent_record_id IS NOT NULL), t.id' },
-    { table: 'record_values', where: `t.record_id IN (${recordAndEntries})`, orderBy: 't.id' },
-    { table: 'unique_values', where: `t.record_id IN (${recordAndEntries})` },
+    { table: 'record_values', where: `t.record_id IN (${recordAndEntries})`, orderBy: 't.id', restoreIf: liveAttribute },
+    { table: 'unique_values', where: `t.record_id IN (${recordAndEntries})`, restoreIf: liveAttribute },
     { table: 'notes', where: `t.parent_record_id = $2` },
     { table: 'comment_threads', where: `t.id IN (${entryThreads})` },
     { table: 'comments', where: `t.thread_id IN (${entryThreads})`, orderBy: 't.created_at, t.id' },
@@ -44,11 +48,13 @@ export const TRASH_PLANS: Readonly<Record<TrashKind, readonly TableShare[]>> = {
       table: 'task_linked_records',
       where: linksOfRecord,
       restoreIf: `EXISTS (SELECT 1 FROM tasks k WHERE k.workspace_id = s.workspace_id AND k.id = s.task_id)`,
+      skipExisting: true,
     },
     {
       table: 'meeting_linked_records',
       where: linksOfRecord,
       restoreIf: `EXISTS (SELECT 1 FROM meetings m WHERE m.workspace_id = s.workspace_id AND m.id = s.meeting_id)`,
+      skipExisting: true,
     },
     // Folders before what they hold: a child is always created after its folder.
     { table: 'files', where: `t.record_id = $2`, orderBy: 't.created_at, (t.parent_folder_id IS NOT NULL), t.id' },
@@ -56,8 +62,8 @@ export const TRASH_PLANS: Readonly<Record<TrashKind, readonly TableShare[]>> = {
   ],
   entries: [
     { table: 'records', where: `t.id = $2` },
-    { table: 'record_values', where: `t.record_id = $2`, orderBy: 't.id' },
-    { table: 'unique_values', where: `t.record_id = $2` },
+    { table: 'record_values', where: `t.record_id = $2`, orderBy: 't.id', restoreIf: liveAttribute },
+    { table: 'unique_values', where: `t.record_id = $2`, restoreIf: liveAttribute },
     { table: 'comment_threads', where: `t.entry_id = $2` },
     { table: 'comments', where: `t.thread_id IN (SELECT id FROM comment_threads WHERE workspace_id = $1 AND entry_id = $2)`, orderBy: 't.created_at, t.id' },
   ],

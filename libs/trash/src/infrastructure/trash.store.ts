@@ -122,7 +122,7 @@ export class TrashStore implements TrashBin {
       .map((share, i) => {
         const saved = params.push(JSON.stringify(rows[share.table]));
         const only = share.restoreIf ? ` AND ${share.restoreIf}` : '';
-        const onConflict = share.restoreIf ? ' ON CONFLICT DO NOTHING' : '';
+        const onConflict = share.skipExisting ? ' ON CONFLICT DO NOTHING' : '';
         return `i${i} AS (INSERT INTO ${share.table} OVERRIDING SYSTEM VALUE SELECT s.* FROM jsonb_populate_recordset(NULL::${share.table}, $${saved}::jsonb) s WHERE s.workspace_id = $1${only}${onConflict})`;
       });
     if (inserts.length === 0) return;
