@@ -90,6 +90,12 @@ describe('trash', () => {
       expect(team).toEqual([]);
       const queried = await post('/v2/objects/people/records/query', { filter: { email_addresses: 'ada@lovelace.example' } }).expect(200);
       expect(queried.body.data).toEqual([]);
+      // Nor in SQL; and the trash itself is no table SQL can read.
+      const sqlIds = async () => (await post('/v2/sql', { sql: 'SELECT record_id FROM people' }).expect(200)).body.data.rows.map((r: { record_id: string }) => r.record_id);
+      expect(await sqlIds()).not.toContain(p.personId);
+      const sandboxed = await post('/v2/sql', { sql: 'SELECT * FROM public.trash_items' });
+      expect(sandboxed.status).toBeGreaterThanOrEqual(400);
+      expect(sandboxed.status).toBeLessThan(500);
       // Nothing of it is left in the live tables.
       const after = await rowsOf('records', p.personId);
       expect(Object.values(after).every((rows) => rows.length === 0)).toBe(true);
@@ -134,6 +140,7 @@ describe('trash', () => {
       await get(`/v2/comments/${p.reply.id.comment_id}`).expect(200);
       await get(`/v2/comments/${p.onEntry.id.comment_id}`).expect(200);
       await get(`/v2/files/${p.fileId}`).expect(200);
+      expect(await sqlIds()).toContain(p.personId);
       expect((await get(`/v2/tasks/${p.taskId}`).expect(200)).body.data.linked_records).toEqual([{ target_object_id: expect.any(String), target_record_id: p.personId }]);
       // The reference the delete closed is open again.
       const teamAgain = (await get(`/v2/objects/companies/records/${p.companyId}`).expect(200)).body.data.values.team;
