@@ -46,8 +46,8 @@ export class DeleteRecordUseCase {
   }
 
   /**
-   * The record's list entries, as entry deletes would go but batched: each list's listeners once
-   * with that list's entries, then every entry's row, the references to them and their events at
+   * The record's list entries, as entry deletes would go but batched: the listeners once for every
+   * list (`entriesDeleting`) or once per list, then every entry's row, the references to them and their events at
    * once (a delete's cost should not grow by four statements per entry).
    */
   private async deleteEntriesOf(who: WriteScope, recordId: string): Promise<void> {
@@ -60,8 +60,10 @@ export class DeleteRecordUseCase {
       group.entryIds.push(entry.entryId);
       lists.set(entry.listId, group);
     }
-    for (const { list, entryIds } of lists.values()) {
-      for (const listener of this.deletionListeners) await listener.recordsDeleting(workspaceId, list, entryIds, who.actor);
+    const groups = [...lists.values()];
+    for (const listener of this.deletionListeners) {
+      if (listener.entriesDeleting) await listener.entriesDeleting(workspaceId, groups, who.actor);
+      else for (const { list, entryIds } of groups) await listener.recordsDeleting(workspaceId, list, entryIds, who.actor);
     }
     const entryIds = entries.map((entry) => entry.entryId);
     await this.store.deleteRecordsById(workspaceId, entryIds);
