@@ -12,6 +12,7 @@
  *   BENCH_ROUNDS=10 npm run bench:trash       (smoke run)
  */
 import { execSync } from 'node:child_process';
+import { Client } from 'pg';
 import { DeleteRecordUseCase } from '../libs/records/src/application/delete-record.use-case';
 import { captureStatement, TRASH_PLANS } from '../libs/trash/src/domain/trash-plan';
 import { appendResults, jsonClient, runBench } from './support';
@@ -86,6 +87,27 @@ runBench({ database: 'workbase_bench_trash', poolSize: 2 }, async (bench, pool) 
     }
   };
 
+  // Statements each API step sends (pg.Client#query counted around one call; the bench's own pool is idle meanwhile).
+  const countStatements = async (work: () => Promise<unknown>): Promise<number> => {
+    const query = Client.prototype.query;
+    let count = 0;
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      count++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+    try {
+      await work();
+    } finally {
+      Client.prototype.query = query;
+    }
+    return count;
+  };
+  const statements = {
+    delete: await countStatements(() => call('DELETE', `/v2/objects/people/records/${people[0]}`)),
+    restore: await countStatements(() => call('POST', `/v2/trash/records/${people[0]}/restore`, {})),
+  };
+  out(`statements: delete ${statements.delete}, restore ${statements.restore} (BEGIN and COMMIT included)`);
+
   const times = { deleteApi: [] as number[], restoreApi: [] as number[], deleteNoTrash: [] as number[], deleteBare: [] as number[], restoreBare: [] as number[], capture: [] as number[] };
   for (let round = -1; round < ROUNDS; round++) {
     const id = people[(round + PEOPLE) % PEOPLE];
@@ -127,6 +149,7 @@ runBench({ database: 'workbase_bench_trash', poolSize: 2 }, async (bench, pool) 
     row('restore', times.restoreApi, times.restoreBare),
     row('delete without the trash (same batched path, trash unplugged)', times.deleteNoTrash, times.deleteBare),
     '',
+    `Statements sent by the API (BEGIN/COMMIT included): delete ${statements.delete}, restore ${statements.restore}.`,
     `The trash's own statement on the delete path (reading the ${FAN_OUT * 3 + 1}-item graph as JSON, alone through \`pg\`): p50 ${fmt(percentile(times.capture, 0.5))} ms, p95 ${fmt(percentile(times.capture, 0.95))} ms.`,
     `Delete with the trash / delete without it (p50): ${(percentile(times.deleteApi, 0.5) / percentile(times.deleteNoTrash, 0.5)).toFixed(2)}; (p95): ${(percentile(times.deleteApi, 0.95) / percentile(times.deleteNoTrash, 0.95)).toFixed(2)}.`,
   ];
