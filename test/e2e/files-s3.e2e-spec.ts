@@ -89,7 +89,7 @@ describe('files in S3-compatible storage', () => {
     expect((await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM discarded_file_contents`))[0].n).toBe(0);
   });
 
-  it('leaves no object behind when an upload is refused, and removes a deleted record\'s objects', async () => {
+  it('leaves no object behind when an upload is refused, and removes a deleted record\'s objects once its trash item goes', async () => {
     const before = await keys();
     await t.http().post('/v2/files/upload').set(bearer(ws.token)).attach('file', randomBytes(6 * 1024 * 1024), 'x.bin').field('object', 'people').field('record_id', randomUUID()).expect(404);
     expect(await keys()).toEqual(before);
@@ -100,6 +100,10 @@ describe('files in S3-compatible storage', () => {
     expect(await keys()).toContain(key);
     await del(`/v2/objects/people/records/${recordId}`).expect(200);
     await get(`/v2/files/${file.id.file_id}`).expect(404);
+    // The record is in the trash, restorable with its files: the object stays until the item goes.
+    await t.app.get(FileHousekeeping).pass(false);
+    expect(await keys()).toContain(key);
+    await del(`/v2/trash/records/${recordId}`).expect(200);
     await t.app.get(FileHousekeeping).pass(false);
     expect(await keys()).not.toContain(key);
   });

@@ -53,6 +53,13 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     own.activity = (await mine.post('/v2/activities', { data: { api_slug: 'my_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } }).expect(200)).body.data.id.activity_id;
     own.meeting_id = (await mine.post('/v2/meetings', meetingBody({ title: 'My call' })).expect(200)).body.data.id.meeting_id;
     own.webhook_id = (await mine.post('/v2/webhooks', { data: { target_url: 'http://127.0.0.1:9/mine', subscriptions: [{ event_type: 'record.created', filter: null }] } }).expect(200)).body.data.id.webhook_id;
+
+    // The trash names an item by kind, then id: the other workspace's deleted task.
+    const trashed = (await b.post('/v2/tasks', { data: { content: 'gone', format: 'plaintext', deadline_at: null, is_completed: false, linked_records: [], assignees: [] } }).expect(200)).body.data.id.task_id;
+    await b.del(`/v2/tasks/${trashed}`).expect(200);
+    foreign.kind = 'tasks';
+    own.kind = 'tasks';
+    foreign.trashed_id = trashed;
   });
 
   /** The id in `ids` that a path's first parameter names (`{identifier}` is the container the path is under). */
@@ -66,7 +73,7 @@ describe('route walk: another workspace\'s id in the path is a 404 (before the b
     let first = true;
     let missing = false;
     const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      if (!first) return randomUUID();
+      if (!first) return path.startsWith('/v2/trash/') && name === 'id' ? foreign.trashed_id : randomUUID();
       first = false;
       const id = firstId(foreign, path, name);
       if (id === undefined) missing = true;

@@ -5,6 +5,8 @@ import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { EventRetention } from '@workbase/events';
 import { AuditRetentionSweeper, AuditSealer } from '@workbase/audit';
+
+import { TrashRetention } from '@workbase/trash';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
@@ -70,6 +72,8 @@ async function main(): Promise<void> {
       app.get(EventRetention).start();
       app.get(AuditSealer).start();
       app.get(AuditRetentionSweeper).start();
+
+      app.get(TrashRetention).start();
     }
     exitWhenDatabaseIsLost(database, config, logger);
     announce.info(

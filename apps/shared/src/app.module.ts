@@ -16,6 +16,8 @@ import { TasksModule } from '@workbase/tasks';
 import { WebhooksModule } from '@workbase/webhooks';
 import { EventsModule } from '@workbase/events';
 import { AuditModule } from '@workbase/audit';
+
+import { TrashModule } from '@workbase/trash';
 import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
@@ -63,6 +65,8 @@ export class AppModule {
         WebhooksModule,
         EventsModule,
         AuditModule,
+
+        TrashModule,
         ...extraImports,
       ],
       controllers: [HealthController, MetricsController],

@@ -5,6 +5,8 @@ import { runMigrations } from '@workbase/shared/persistence';
 import { WebhookWorker } from '@workbase/webhooks';
 import { EventRetention } from '@workbase/events';
 import { AuditRetentionSweeper, AuditSealer } from '@workbase/audit';
+
+import { TrashRetention } from '@workbase/trash';
 import { announcer, describeDatabase, exitWhenDatabaseIsLost, openProcessDatabase, stopOnSignal, withinBudget } from '../../shared/src/process-lifecycle';
 import { WorkerModule } from './worker.module';
 
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
     app.get(EventRetention).start();
     app.get(AuditSealer).start();
     app.get(AuditRetentionSweeper).start();
+
+    app.get(TrashRetention).start();
     exitWhenDatabaseIsLost(database, config, logger);
     announcer(format).info({ database: describeDatabase(database, config) }, `webhook worker running — database: ${describeDatabase(database, config)}`);
   } catch (error) {

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { RecordEngine } from '@workbase/records';
-import { type Actor, DomainError, newId, NotFoundError } from '@workbase/shared/kernel';
+import { type Actor, DomainError, newId, NotFoundError, TRASH_BIN, type TrashBin } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { checkCommentContent, type Comment, type ThreadSubject } from '../domain/comment';
 import { CommentRepository } from '../infrastructure/comment.repository';
@@ -40,6 +40,7 @@ export class CommentCommands {
     private readonly records: RecordEngine,
     private readonly members: MemberDirectory,
     private readonly outbox: EventOutbox,
+    @Optional() @Inject(TRASH_BIN) private readonly trash: TrashBin | null = null,
   ) {}
 
   async create(cmd: CreateCommentCommand): Promise<Comment> {
@@ -80,6 +81,8 @@ export class CommentCommands {
       const comment = await this.comments.findComment(workspaceId, commentId);
       if (!comment) throw commentNotFound(commentId);
       if (!(await this.comments.lockThread(workspaceId, comment.threadId))) throw commentNotFound(commentId);
+      // Kept before it goes: the thread's first comment takes the thread and its replies along (trash-plan.ts).
+      await this.trash?.keep({ workspaceId, kind: 'comments', id: commentId, actor });
       let deleted: Comment[] = [comment];
       if ((await this.comments.headCommentId(workspaceId, comment.threadId)) === commentId) {
         deleted = await this.comments.deleteThread(workspaceId, comment.threadId);

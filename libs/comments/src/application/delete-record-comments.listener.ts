@@ -24,4 +24,10 @@ export class DeleteRecordCommentsListener implements RecordDeletionListener {
     const deleted = await this.comments.deleteThreadsOf(workspaceId, recordIds);
     await this.outbox.record(...deleted.map((comment) => commentEvent(COMMENT_EVENTS.deleted, comment, actor)));
   }
+
+  /** The threads on a deleted record's entries, of every list in one statement (threads are found by entry id alone). */
+  async entriesDeleting(workspaceId: string, lists: ReadonlyArray<{ readonly list: Container; readonly entryIds: readonly string[] }>, actor: Actor): Promise<void> {
+    const deleted = await this.comments.deleteThreadsOf(workspaceId, lists.flatMap((group) => group.entryIds));
+    await this.outbox.record(...deleted.map((comment) => commentEvent(COMMENT_EVENTS.deleted, comment, actor)));
+  }
 }

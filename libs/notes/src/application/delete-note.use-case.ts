@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import type { Actor } from '@workbase/shared/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { type Actor, TRASH_BIN, type TrashBin } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { NoteRepository } from '../infrastructure/note.repository';
 import { noteNotFound } from './note.queries';
@@ -11,10 +11,13 @@ export class DeleteNoteUseCase {
     private readonly transactions: TransactionRunner,
     private readonly notes: NoteRepository,
     private readonly outbox: EventOutbox,
+    @Optional() @Inject(TRASH_BIN) private readonly trash: TrashBin | null = null,
   ) {}
 
   async execute(workspaceId: string, noteId: string, actor: Actor): Promise<void> {
     await this.transactions.run(async () => {
+      // Kept before it goes (a note that does not exist leaves an empty item, rolled back with the 404).
+      await this.trash?.keep({ workspaceId, kind: 'notes', id: noteId, actor });
       const parent = await this.notes.delete(workspaceId, noteId);
       if (!parent) throw noteNotFound(noteId);
       await this.outbox.record(noteEvent(NOTE_EVENTS.deleted, workspaceId, noteId, actor, parent));

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { TRASH_BIN, type TrashBin } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { type Container, containerEvent } from '@workbase/schema';
 import { recordNotFound } from '../domain/record-errors';
-import { type WriteScope, writeScope } from '../domain/write-scope';
+import type { WriteScope } from '../domain/write-scope';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RECORD_DELETION_LISTENERS, type RecordDeletionListener } from './record-deletion-listener';
 import { ValueWriter } from './value-writer';
@@ -14,8 +15,9 @@ export interface DeleteOptions {
 
 /**
  * Deletes a record with what hangs off it: a record's list entries go with it, as the reference
- * API does, each as an entry delete would go (its listeners, the row, references to it, its
- * `deleted` event), then the record itself — in one transaction.
+ * API does, as entry deletes would go (their listeners, the rows, references to them, their
+ * `deleted` events), then the record itself — in one transaction. What goes is first kept in the
+ * trash (TRASH_BIN, when the composition root binds one): a record's item holds its entries too.
  */
 @Injectable()
 export class DeleteRecordUseCase {
@@ -25,6 +27,7 @@ export class DeleteRecordUseCase {
     private readonly values: ValueWriter,
     private readonly outbox: EventOutbox,
     @Optional() @Inject(RECORD_DELETION_LISTENERS) private readonly deletionListeners: RecordDeletionListener[] = [],
+    @Optional() @Inject(TRASH_BIN) private readonly trash: TrashBin | null = null,
   ) {}
 
   async execute(who: WriteScope, recordId: string, options: DeleteOptions = {}): Promise<void> {
@@ -33,22 +36,47 @@ export class DeleteRecordUseCase {
     if (options.failOnConcurrentWrite) await this.values.lockForWrite(container, recordId, true);
     await this.transactions.run(async () => {
       if (!(await this.store.lockRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
-      if (container.kind === 'object') {
-        for (const entry of await this.store.lockEntriesOf(container.workspaceId, recordId)) {
-          const list: Container = { kind: 'list', id: entry.listId, workspaceId: container.workspaceId, slug: entry.listSlug };
-          await this.deleteLocked(writeScope(who, list), entry.entryId);
-        }
+      // Activity records are not kept: their deletes stay permanent.
+      if (this.trash && container.kind !== 'activity') {
+        await this.trash.keep({ workspaceId: container.workspaceId, kind: container.kind === 'object' ? 'records' : 'entries', id: recordId, actor: who.actor, containerId: container.id });
       }
-      await this.deleteLocked(who, recordId);
+      if (container.kind === 'object') await this.deleteEntriesOf(who, recordId);
+      await this.deleteLocked(who, [recordId]);
     });
   }
 
-  /** Deletes a record its caller has locked, in the caller's transaction: listeners, the row, references to it, the event. */
-  private async deleteLocked(who: WriteScope, recordId: string): Promise<void> {
+  /**
+   * The record's list entries, as entry deletes would go but batched: the listeners once for every
+   * list (`entriesDeleting`) or once per list, then every entry's row, the references to them and their events at
+   * once (a delete's cost should not grow by four statements per entry).
+   */
+  private async deleteEntriesOf(who: WriteScope, recordId: string): Promise<void> {
+    const { workspaceId } = who.container;
+    const entries = await this.store.lockEntriesOf(workspaceId, recordId);
+    if (entries.length === 0) return;
+    const lists = new Map<string, { list: Container; entryIds: string[] }>();
+    for (const entry of entries) {
+      const group = lists.get(entry.listId) ?? { list: { kind: 'list', id: entry.listId, workspaceId, slug: entry.listSlug }, entryIds: [] };
+      group.entryIds.push(entry.entryId);
+      lists.set(entry.listId, group);
+    }
+    const groups = [...lists.values()];
+    for (const listener of this.deletionListeners) {
+      if (listener.entriesDeleting) await listener.entriesDeleting(workspaceId, groups, who.actor);
+      else for (const { list, entryIds } of groups) await listener.recordsDeleting(workspaceId, list, entryIds, who.actor);
+    }
+    const entryIds = entries.map((entry) => entry.entryId);
+    await this.store.deleteRecordsById(workspaceId, entryIds);
+    await this.store.closeReferencesTo(workspaceId, entryIds);
+    await this.outbox.record(...[...lists.values()].flatMap(({ list, entryIds: ids }) => ids.map((id) => containerEvent(list, 'deleted', who.actor, { recordId: id }))));
+  }
+
+  /** Deletes records its caller has locked, in the caller's transaction: listeners, the rows, references to them, the events. */
+  private async deleteLocked(who: WriteScope, recordIds: readonly string[]): Promise<void> {
     const { container } = who;
-    for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, [recordId], who.actor);
-    if (!(await this.store.deleteRecord(container.workspaceId, container.id, recordId))) throw recordNotFound(container, recordId);
-    await this.store.closeReferencesTo(container.workspaceId, recordId);
-    await this.outbox.record(containerEvent(container, 'deleted', who.actor, { recordId }));
+    for (const listener of this.deletionListeners) await listener.recordsDeleting(container.workspaceId, container, recordIds, who.actor);
+    if ((await this.store.deleteRecords(container.workspaceId, container.id, recordIds)) !== recordIds.length) throw recordNotFound(container, recordIds[0]);
+    await this.store.closeReferencesTo(container.workspaceId, recordIds);
+    await this.outbox.record(...recordIds.map((recordId) => containerEvent(container, 'deleted', who.actor, { recordId })));
   }
 }

@@ -10,6 +10,11 @@ import type { Container } from '@workbase/schema';
  */
 export interface RecordDeletionListener {
   recordsDeleting(workspaceId: string, container: Container, recordIds: readonly string[], actor: Actor): Promise<void>;
+  /**
+   * The list entries of a record being deleted, every list at once (a record is often in many
+   * lists). Optional: without it, `recordsDeleting` is called once per list.
+   */
+  entriesDeleting?(workspaceId: string, lists: ReadonlyArray<{ readonly list: Container; readonly entryIds: readonly string[] }>, actor: Actor): Promise<void>;
 }
 
 export const RECORD_DELETION_LISTENERS = Symbol('RECORD_DELETION_LISTENERS');

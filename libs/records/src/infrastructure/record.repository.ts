@@ -269,6 +269,16 @@ export class RecordRepository {
     return rows.length > 0;
   }
 
+  /** Deletes records of any container by id (a record's entries, which its caller has locked); answers how many went. */
+  async deleteRecordsById(workspaceId: string, recordIds: readonly string[]): Promise<number> {
+    if (recordIds.length === 0) return 0;
+    const rows = await this.transactions.query<{ id: string }>(
+      `WITH deleted AS (DELETE FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) RETURNING id) SELECT id FROM deleted`,
+      [workspaceId, recordIds],
+    );
+    return rows.length;
+  }
+
   /** Locks the list entries whose parent is `parentRecordId`, in id order (as relationship writes lock), with their lists. */
   async lockEntriesOf(workspaceId: string, parentRecordId: string): Promise<Array<{ entryId: string; listId: string; listSlug: string }>> {
     const rows = await this.transactions.query<{ id: string; list_id: string; list_slug: string }>(
@@ -339,12 +349,13 @@ export class RecordRepository {
   }
 
   /** A deleted record is no longer linked from anywhere (its history stays). */
-  async closeReferencesTo(workspaceId: string, recordId: string): Promise<void> {
+  async closeReferencesTo(workspaceId: string, recordIds: readonly string[]): Promise<void> {
+    if (recordIds.length === 0) return;
     await this.transactions.query(
       `UPDATE record_values SET active_until = now()
-        WHERE workspace_id = $1 AND value_ref = $2 AND active_until IS NULL
+        WHERE workspace_id = $1 AND value_ref = ANY ($2::uuid[]) AND active_until IS NULL
           AND attribute_id IN (SELECT id FROM attributes WHERE workspace_id = $1 AND type = 'record-reference')`,
-      [workspaceId, recordId],
+      [workspaceId, recordIds],
     );
   }
 

@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       webhookAllowPrivateTargets: false,
       sql: { statementTimeoutMs: 30_000, maxRows: 10_000, maxResultBytes: 33_554_432, poolSize: 4, workspaceConcurrency: 2, databaseUrl: null },
       eventRetentionDays: 30,
+      trashRetentionDays: 30,
     });
     expect(config.webhooks.retryScheduleSeconds).toEqual([...DEFAULT_WEBHOOK_RETRY_SCHEDULE]);
     expect(config.webhooks).toMatchObject({ workerConcurrency: 16, maxInFlightPerTarget: 4, circuitFailures: 20, circuitFailingMs: 5_000, circuitOpenMs: 5_000, circuitMaxOpenMs: 30_000 });

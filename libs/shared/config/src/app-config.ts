@@ -158,6 +158,10 @@ class EnvironmentVariables {
   @IntegerVar(1, 3650)
   EVENT_RETENTION_DAYS?: number;
 
+  /** Days a deleted record, entry, note, task or comment stays restorable in the trash. */
+  @IntegerVar(1, 3650)
+  TRASH_RETENTION_DAYS?: number;
+
   /** Where uploaded files' bytes live: `postgres` (chunks in the database, the default) or `s3` (an S3-compatible bucket). */
   @IsOptional() @IsIn(['postgres', 's3'])
   FILE_STORAGE?: 'postgres' | 's3';
@@ -261,6 +265,8 @@ export interface AppConfig {
   readonly webhooks: WebhookDeliveryConfig;
   /** Days the change feed keeps events (EVENT_RETENTION_DAYS; libs/events/README.md). */
   readonly eventRetentionDays: number;
+  /** Days the trash keeps deleted items before the worker removes them for good (TRASH_RETENTION_DAYS; libs/trash/README.md). */
+  readonly trashRetentionDays: number;
   /**
    * Key that signs pagination cursors (libs/shared/http/src/cursor.ts). When CURSOR_SECRET is
    * unset, a random key is drawn at boot: cursors then stop working across a restart or between
@@ -402,6 +408,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       circuitMaxOpenMs: Math.max(parsed.WEBHOOK_CIRCUIT_MAX_OPEN_MS ?? 30_000, parsed.WEBHOOK_CIRCUIT_OPEN_MS ?? 5_000),
     },
     eventRetentionDays: parsed.EVENT_RETENTION_DAYS ?? 30,
+    trashRetentionDays: parsed.TRASH_RETENTION_DAYS ?? 30,
     cursorSecret,
     files: {
       storage: parsed.FILE_STORAGE ?? 'postgres',

@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { type Actor, newId, NotFoundError } from '@workbase/shared/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { type Actor, newId, NotFoundError, TRASH_BIN, type TrashBin } from '@workbase/shared/kernel';
 import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
 import { checkTaskContent, type Task } from '../domain/task';
 import { TaskRepository } from '../infrastructure/task.repository';
@@ -42,6 +42,7 @@ export class TaskCommands {
     private readonly tasks: TaskRepository,
     private readonly references: TaskReferences,
     private readonly outbox: EventOutbox,
+    @Optional() @Inject(TRASH_BIN) private readonly trash: TrashBin | null = null,
   ) {}
 
   async create(cmd: CreateTaskCommand): Promise<Task> {
@@ -94,6 +95,8 @@ export class TaskCommands {
 
   async delete(workspaceId: string, taskId: string, actor: Actor): Promise<void> {
     await this.transactions.run(async () => {
+      // Kept before it goes, with its links and assignees (an unknown task's empty item rolls back with the 404).
+      await this.trash?.keep({ workspaceId, kind: 'tasks', id: taskId, actor });
       if (!(await this.tasks.delete(workspaceId, taskId))) throw taskNotFound(taskId);
       await this.outbox.record(taskEvent(TASK_EVENTS.deleted, workspaceId, taskId, actor));
     });

@@ -26,9 +26,10 @@ import { RecordsUpdatedAt1765400000000 } from './1765400000000-records-updated-a
 import { Views1765410000000 } from './1765410000000-views';
 import { ScimDefaultNames1765900000000 } from './1765900000000-scim-default-names';
 import { AuditLog1765500000000 } from './1765500000000-audit-log';
+import { Trash1765600000000 } from './1765600000000-trash';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the same list works from
  * TypeScript sources under jest and from the compiled build. Append new migrations at the end.
  */
-export const MIGRATIONS = [Foundation1763800000000, OAuth1763810000000, Scim1763820000000, Webhooks1763830000000, Records1763840000000, Activities1763850000000, NotesMeetings1763860000000, Lists1763880000000, RecordQueryStatistics1763904100000, RequestRateWindows1763990000000, OAuthSignInFailures1764000000000, WebhookTargetRateBuckets1764010000000, RecordValuesTrigram1764020000000, WebhookTargetIsolation1764100000000, ScimServiceTokensProfiles1764200000000, TasksCommentsCallRecordings1764500000000, UniqueKeysByWorkspace1764600000000, CacheInvalidationTriggers1764700000000, ListMemberAccess1764900000000, ChoiceInvalidationTriggers1765000000000, ActivityInvalidationTrigger1765100000000, EventFeed1765200000000, Files1765210000000, WebhookTargetAnsweredAt1765270000000, RecordsUpdatedAt1765400000000, Views1765410000000, AuditLog1765500000000, ScimDefaultNames1765900000000];
+export const MIGRATIONS = [Foundation1763800000000, OAuth1763810000000, Scim1763820000000, Webhooks1763830000000, Records1763840000000, Activities1763850000000, NotesMeetings1763860000000, Lists1763880000000, RecordQueryStatistics1763904100000, RequestRateWindows1763990000000, OAuthSignInFailures1764000000000, WebhookTargetRateBuckets1764010000000, RecordValuesTrigram1764020000000, WebhookTargetIsolation1764100000000, ScimServiceTokensProfiles1764200000000, TasksCommentsCallRecordings1764500000000, UniqueKeysByWorkspace1764600000000, CacheInvalidationTriggers1764700000000, ListMemberAccess1764900000000, ChoiceInvalidationTriggers1765000000000, ActivityInvalidationTrigger1765100000000, EventFeed1765200000000, Files1765210000000, WebhookTargetAnsweredAt1765270000000, RecordsUpdatedAt1765400000000, Views1765410000000, AuditLog1765500000000, Trash1765600000000, ScimDefaultNames1765900000000];
