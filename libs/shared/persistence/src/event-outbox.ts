@@ -22,7 +22,10 @@ export class EventOutbox {
       throw new Error('EventOutbox.record must be called inside TransactionRunner.run, with the change it describes');
     }
     const params: unknown[] = [];
-    await this.transactions.manager().query(`WITH recorded AS (${outboxInsert(events, params)}) SELECT ${OUTBOX_NOTIFY}`, params);
+    // Many events (a batch of writes) go as five arrays: the VALUES list would take five
+    // parameters per event and cross PostgreSQL's 65,535 at ~13,000 events.
+    const insert = events.length > MANY_EVENTS ? outboxInsertMany(events, params) : outboxInsert(events, params);
+    await this.transactions.manager().query(`WITH recorded AS (${insert}) SELECT ${OUTBOX_NOTIFY}`, params);
   }
 }
 
@@ -38,6 +41,25 @@ export function outboxInsert(events: readonly DomainEvent[], params: unknown[]):
     return `($${o + 1}, $${o + 2}, $${o + 3}::jsonb, $${o + 4}::jsonb, $${o + 5}::jsonb)`;
   });
   return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`;
+}
+
+/** From this many events on, `record` binds them as arrays. */
+const MANY_EVENTS = 50;
+
+/** `outboxInsert` with the events bound as five arrays, inserted in the order given (the outbox's id order). */
+export function outboxInsertMany(events: readonly DomainEvent[], params: unknown[]): string {
+  const o = params.length;
+  params.push(
+    events.map((event) => event.workspaceId),
+    events.map((event) => event.eventType),
+    events.map((event) => JSON.stringify(event.id)),
+    events.map((event) => JSON.stringify(event.actor)),
+    events.map((event) => JSON.stringify(event.payload ?? {})),
+  );
+  return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload)
+    SELECT e.workspace_id, e.event_type, e.entity_id::jsonb, e.actor::jsonb, e.payload::jsonb
+      FROM unnest($${o + 1}::uuid[], $${o + 2}::text[], $${o + 3}::text[], $${o + 4}::text[], $${o + 5}::text[]) WITH ORDINALITY AS e(workspace_id, event_type, entity_id, actor, payload, n)
+     ORDER BY e.n`;
 }
 
 /**
