@@ -176,26 +176,43 @@ export class BatchRecordWriter {
     for (const plan of run) await sink.oneByOne(plan.item);
   }
 
+  /**
+   * The new records, their values and claims first; then the linked records, locked in id order
+   * as the single path locks them, gain their mirrored links and versions, and the events follow
+   * in the single path's order (per item: the mirrored updates, then the created event). The
+   * linked records are locked last, so that concurrent batches linking the same records (an
+   * import's companies) queue only for the short end of each other's transactions.
+   */
   private async insert(who: WriteScope, run: readonly PlannedCreate[]): Promise<WrittenRecords> {
     const { container } = who;
     const { workspaceId } = container;
-    // The linked records are read, then changed: locked first, in id order, as the single path does.
+    const values: NewValueRow[] = [];
+    const claims: UniqueClaim[] = [];
+    for (const { recordId, plans, claims: own } of run) {
+      for (const { attribute, open } of plans) for (const value of open) values.push({ recordId, attributeId: attribute.id, value });
+      for (const { attribute, key } of own) claims.push({ attributeId: attribute.id, key, recordId });
+    }
+    const { claimed, records, values: rows } = await this.store.insertRecords(
+      workspaceId,
+      container.id,
+      who.actor,
+      run.map((plan) => plan.recordId),
+      values,
+      claims,
+    );
+    if (claimed !== claims.length) throw new ClaimRaced();
+
     const linkedContainers = await this.store.lockRecords(
       workspaceId,
       run.flatMap((plan) => plan.links.map((link) => link.target)),
     );
-    const values: NewValueRow[] = [];
-    const claims: UniqueClaim[] = [];
+    const links: NewValueRow[] = [];
     const bumps = new Map<string, number>();
     const events: DomainEvent[] = [];
-    for (const plan of run) {
-      const { recordId } = plan;
-      for (const { attribute, open } of plan.plans) for (const value of open) values.push({ recordId, attributeId: attribute.id, value });
-      for (const { attribute, key } of plan.claims) claims.push({ attributeId: attribute.id, key, recordId });
-      // The mirrored side, then its update events, then the created event: the single create's order.
+    for (const { recordId, links: mirrored } of run) {
       const changed = new Map<string, Set<string>>();
-      for (const { target, reverse, forward } of plan.links) {
-        values.push({ recordId: target, attributeId: reverse.id, value: { key: recordId, ref: recordId, refType: forward.containerId } });
+      for (const { target, reverse, forward } of mirrored) {
+        links.push({ recordId: target, attributeId: reverse.id, value: { key: recordId, ref: recordId, refType: forward.containerId } });
         changed.set(target, (changed.get(target) ?? new Set()).add(reverse.id));
       }
       for (const [target, attributeIds] of changed) {
@@ -208,16 +225,7 @@ export class BatchRecordWriter {
       }
       events.push(containerEvent(container, 'created', who.actor, { recordId }));
     }
-    const { claimed, records, values: rows } = await this.store.insertRecords(
-      workspaceId,
-      container.id,
-      who.actor,
-      run.map((plan) => plan.recordId),
-      values,
-      claims,
-    );
-    if (claimed !== claims.length) throw new ClaimRaced();
-    await this.store.bumpVersions(workspaceId, bumps);
+    await this.store.openLinks(workspaceId, who.actor, links, bumps);
     await this.outbox.record(...events);
     return { records, values: rows };
   }

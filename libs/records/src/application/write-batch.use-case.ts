@@ -48,7 +48,7 @@ export class WriteBatchUseCase {
   ) {}
 
   async execute(who: WriteScope, target: BatchTarget, operations: readonly unknown[], options: { atomic: boolean; workspaceSlug?: string }): Promise<BatchItemResult[]> {
-    return this.transactions.run(async () => {
+    const done = await this.transactions.run(async () => {
       const outcomes: Array<{ index: number; recordId: string | null } | { index: number; error: unknown }> = [];
       const touched = new Set<string>();
       const beforeDelete = new Map<string, RecordView>();
@@ -119,17 +119,18 @@ export class WriteBatchUseCase {
       await flush();
       outcomes.sort((a, b) => a.index - b.index);
       // When every write went the set-based way, the records are as their inserts returned them
-      // (nothing else in the batch touched them); otherwise they are read as the batch left them.
-      const read = oneByOne
-        ? await this.readViews(who, [...touched], options.workspaceSlug, attributes)
-        : await this.reader.readWritten(who.container, written.records, written.values, attributes, options.workspaceSlug);
-      const views = new Map(read.map((view) => [recordIdOf(view), view]));
-      return outcomes.map((outcome): BatchItemResult => {
-        if ('error' in outcome) return { index: outcome.index, ok: false, error: outcome.error };
-        if (outcome.recordId === null) return { index: outcome.index, ok: true, view: null };
-        const view = views.get(outcome.recordId) ?? beforeDelete.get(outcome.recordId) ?? null;
-        return { index: outcome.index, ok: true, view };
-      });
+      // (nothing else in the batch touched them), answered after the commit, which then comes
+      // sooner; otherwise they are read in the transaction, as the batch left them.
+      if (!oneByOne) return { outcomes, beforeDelete, answer: () => this.reader.readWritten(who.container, written.records, written.values, attributes, options.workspaceSlug) };
+      const read = await this.readViews(who, [...touched], options.workspaceSlug, attributes);
+      return { outcomes, beforeDelete, answer: async () => read };
+    });
+    const views = new Map((await done.answer()).map((view) => [recordIdOf(view), view]));
+    return done.outcomes.map((outcome): BatchItemResult => {
+      if ('error' in outcome) return { index: outcome.index, ok: false, error: outcome.error };
+      if (outcome.recordId === null) return { index: outcome.index, ok: true, view: null };
+      const view = views.get(outcome.recordId) ?? done.beforeDelete.get(outcome.recordId) ?? null;
+      return { index: outcome.index, ok: true, view };
     });
   }
 

@@ -135,12 +135,32 @@ export class RecordBatchRepository {
     };
   }
 
-  /** Records changed by other records' writes (mirrored links): `times` more versions each, and `updated_at` is the transaction's time. */
-  async bumpVersions(workspaceId: string, bumps: ReadonlyMap<string, number>): Promise<void> {
-    if (bumps.size === 0) return;
+  /**
+   * Opens values on existing records (mirrored links), in the order given, and bumps the versions
+   * of the records they change (`times` each; `updated_at` is the transaction's time), in one statement.
+   */
+  async openLinks(workspaceId: string, actor: Actor, values: readonly NewValueRow[], bumps: ReadonlyMap<string, number>): Promise<void> {
+    if (values.length === 0 && bumps.size === 0) return;
     await this.transactions.query(
-      `UPDATE records r SET version = r.version + b.n, updated_at = now() FROM unnest($2::uuid[], $3::int[]) AS b(id, n) WHERE r.workspace_id = $1 AND r.id = b.id`,
-      [workspaceId, [...bumps.keys()], [...bumps.values()]],
+      `WITH opened AS (
+         INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
+         SELECT $1, v.record_id, v.attribute_id, now(), $2::jsonb, v.ref, v.ref_type
+           FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[]) WITH ORDINALITY AS v(record_id, attribute_id, ref, ref_type, n)
+          ORDER BY v.n),
+       bumped AS (
+         UPDATE records r SET version = r.version + b.n, updated_at = now()
+           FROM unnest($7::uuid[], $8::int[]) AS b(id, n) WHERE r.workspace_id = $1 AND r.id = b.id)
+       SELECT 1`,
+      [
+        workspaceId,
+        JSON.stringify(actor),
+        values.map((row) => row.recordId),
+        values.map((row) => row.attributeId),
+        values.map((row) => row.value.ref ?? null),
+        values.map((row) => row.value.refType ?? null),
+        [...bumps.keys()],
+        [...bumps.values()],
+      ],
     );
   }
 }
