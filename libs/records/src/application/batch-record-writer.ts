@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type DomainEvent, isUuid, newId } from '@workbase/shared/kernel';
-import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { DomainError, type DomainEvent, isUuid, newId } from '@workbase/shared/kernel';
+import { EventOutbox, pgError, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory, containerEvent, isPlainObject, type StoredValue } from '@workbase/schema';
 import type { BatchValues } from '../domain/batch-operations';
 import { defaultInputs } from '../domain/default-values';
@@ -159,12 +159,14 @@ export class BatchRecordWriter {
 
   /**
    * Writes planned creates together, in a savepoint: a unique value another transaction claimed
-   * meanwhile undoes them all, and they go one by one (the single path answers the 409).
+   * meanwhile (or a value the database refuses) undoes them all, and they go one by one (the
+   * single path answers the 409, or the 400 of the one item).
    */
   private async writeRun(who: WriteScope, run: readonly PlannedCreate[], sink: BatchCreateSink, written: WrittenRecords): Promise<void> {
     if (run.length === 0) return;
+    // A value PostgreSQL refuses (out of its range) is one item's refusal: the single path names it.
     const inserted = await this.transactions.savepoint(() => this.insert(who, run)).catch((error: unknown) => {
-      if (error instanceof ClaimRaced) return null;
+      if (error instanceof ClaimRaced || isRefusal(error)) return null;
       throw error;
     });
     if (inserted) {
@@ -229,6 +231,13 @@ export class BatchRecordWriter {
     await this.outbox.record(...events);
     return { records, values: rows };
   }
+}
+
+/** A refusal of one item (a domain error, or a value or race PostgreSQL refused), as opposed to a fault that fails the request. */
+export function isRefusal(error: unknown): boolean {
+  if (error instanceof DomainError) return true;
+  const failure = pgError(error);
+  return failure !== null && (failure.isDataException || failure.isTransactionRollback);
 }
 
 /** A unique value claimed by another transaction between the batch's look-up and its insert. */

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ValidationError } from '@workbase/shared/kernel';
-import { pgError, TransactionRunner } from '@workbase/shared/persistence';
+import { ValidationError } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory } from '@workbase/schema';
 import { type BatchOperation, type BatchTarget, parseBatchOperation } from '../domain/batch-operations';
 import { recordNotFound } from '../domain/record-errors';
 import type { WriteScope } from '../domain/write-scope';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { AssertRecordUseCase } from './assert-record.use-case';
-import { type BatchCreateItem, BatchRecordWriter, type WrittenRecords } from './batch-record-writer';
+import { type BatchCreateItem, BatchRecordWriter, isRefusal, type WrittenRecords } from './batch-record-writer';
 import { CreateRecordUseCase } from './create-record.use-case';
 import { DeleteRecordUseCase } from './delete-record.use-case';
 import { EntryService } from './entry.service';
@@ -159,13 +159,6 @@ export class WriteBatchUseCase {
     const rows = await this.store.findRecordsByIds(who.container.workspaceId, who.container.id, recordIds);
     return this.reader.read(who.container, rows, workspaceSlug, attributes);
   }
-}
-
-/** A refusal of one item (a domain error, or a value or race PostgreSQL refused), as opposed to a fault that fails the request. */
-function isRefusal(error: unknown): boolean {
-  if (error instanceof DomainError) return true;
-  const failure = pgError(error);
-  return failure !== null && (failure.isDataException || failure.isTransactionRollback);
 }
 
 function atomicFailure(index: number, error: unknown): ValidationError {
