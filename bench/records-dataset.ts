@@ -100,7 +100,7 @@ async function insertKeyedRecords(
   await pg.query(
     `INSERT INTO records (workspace_id, id, container_id, created_by, created_at, updated_at)
      SELECT $1, md5($6::text || i)::uuid, $2, $3::jsonb, timestamptz '2024-01-01' + make_interval(secs => i),
-       timestamptz '2024-01-01' + make_interval(secs => i + (i * 7907) % 86400) FROM generate_series($4::int, $5::int - 1) i`,
+       timestamptz '2024-01-01' + make_interval(secs => i + (i::bigint * 7907) % 86400) FROM generate_series($4::int, $5::int - 1) i`,
     [workspaceId, containerId, actor, from, to, prefix],
   );
   await pg.query(

@@ -66,6 +66,18 @@ describe('audit log', () => {
     expect(log.map((entry) => Number(entry.sequence))).toEqual([...log.map((entry) => Number(entry.sequence))].sort((a, b) => b - a));
   });
 
+  it('records each write of a batch (one entry per event, bound as arrays past 50), all with the batch\'s request id, and the chain holds', async () => {
+    const operations = Array.from({ length: 60 }, (_, i) => ({ op: 'create', data: { values: { name: `Batch ${i}` } } }));
+    const batch = await post('/v2/objects/companies/records/batch', { operations }).expect(200);
+    const ids = (batch.body.data as Array<{ status: number; data: { id: { record_id: string } } }>).map((item) => { expect(item.status).toBe(200); return item.data.id.record_id; });
+    const rows: Array<{ target_id: string; request_id: string; action: string }> = await db().query(
+      `SELECT target_id, request_id, action FROM audit_log WHERE workspace_id = $1 AND target_id = ANY($2::text[])`, [ws.workspaceId, ids]);
+    expect(rows.map((row) => row.target_id).sort()).toEqual([...ids].sort());
+    for (const row of rows) expect(row).toEqual({ target_id: expect.any(String), request_id: batch.headers['x-request-id'], action: 'record.created' });
+    await seal();
+    expect(cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug))).toEqual(expect.objectContaining({ intact: true }));
+  });
+
   it('names a member token, its member and its app (OAuth client); notes and tasks too', async () => {
     const memberId = await t.createMember(ws.workspaceId, 'ada@audited.test', 'admin');
     const token = await t.tokenFor(ws.workspaceId, [SCOPES.noteReadWrite, SCOPES.recordPermissionRead, SCOPES.objectConfigurationRead, SCOPES.taskReadWrite, SCOPES.userManagementRead], { memberId, clientId: 'app-client-1' });

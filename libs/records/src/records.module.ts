@@ -8,6 +8,8 @@ import { AssertRecordUseCase } from './application/assert-record.use-case';
 import { CreateRecordUseCase } from './application/create-record.use-case';
 import { DeleteRecordUseCase } from './application/delete-record.use-case';
 import { WriteBatchUseCase } from './application/write-batch.use-case';
+import { BatchRecordWriter } from './application/batch-record-writer';
+import { RecordBatchRepository } from './infrastructure/record-batch.repository';
 import { UpdateRecordUseCase } from './application/update-record.use-case';
 import { RecordQueryService } from './application/query/record-query.service';
 import { RecordReader } from './application/record-reader';
@@ -37,6 +39,8 @@ const engine = [
   AssertRecordUseCase,
   DeleteRecordUseCase,
   WriteBatchUseCase,
+  BatchRecordWriter,
+  RecordBatchRepository,
   MergeRecordsUseCase,
 ];
 

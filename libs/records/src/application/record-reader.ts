@@ -42,6 +42,16 @@ export class RecordReader {
     return this.build(container, records, live, values, context, workspaceSlug);
   }
 
+  /**
+   * Records just written with their values as the write returned them (current values, in
+   * record, attribute and id order, as `read` reads them): answered as `read` would.
+   */
+  async readWritten(container: Container, records: readonly RecordRow[], values: readonly ValueRowWithRecord[], attributes: readonly Attribute[], workspaceSlug?: string): Promise<RecordView[]> {
+    if (records.length === 0) return [];
+    const live = await this.liveAttributes(container, attributes);
+    return this.build(container, records, live, values, await this.readContext(container.workspaceId, live), workspaceSlug);
+  }
+
   /** One record of the container with its values (one statement), or null when there is none. */
   async readOne(container: Container, recordId: string, workspaceSlug?: string, attributes?: readonly Attribute[]): Promise<RecordView | null> {
     const found = await this.store.findRecordForRead(container.workspaceId, container.id, recordId);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ValidationError } from '@workbase/shared/kernel';
-import { pgError, TransactionRunner } from '@workbase/shared/persistence';
+import { ValidationError } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory } from '@workbase/schema';
 import { type BatchOperation, type BatchTarget, parseBatchOperation } from '../domain/batch-operations';
 import { recordNotFound } from '../domain/record-errors';
 import type { WriteScope } from '../domain/write-scope';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { AssertRecordUseCase } from './assert-record.use-case';
+import { type BatchCreateItem, BatchRecordWriter, isRefusal, type WrittenRecords } from './batch-record-writer';
 import { CreateRecordUseCase } from './create-record.use-case';
 import { DeleteRecordUseCase } from './delete-record.use-case';
 import { EntryService } from './entry.service';
@@ -18,7 +19,9 @@ export type BatchItemResult = { readonly index: number; readonly ok: true; reado
 
 /**
  * Many writes of one container in one request (`POST …/records/batch`, `…/entries/batch`). Each
- * operation is the single endpoint's use case, run in one transaction for the whole batch:
+ * operation is the single endpoint's use case, run in one transaction for the whole batch; runs
+ * of record creates and asserts are written set-based by `BatchRecordWriter` with the same rules
+ * and the same outcome (and go through the use cases where they depend on order):
  *
  * - not atomic: each item runs inside a savepoint, so a refused item (400, 404, 409) is rolled
  *   back alone and the others are committed; its error is answered in its place;
@@ -33,7 +36,7 @@ export type BatchItemResult = { readonly index: number; readonly ok: true; reado
 export class WriteBatchUseCase {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly creates: CreateRecordUseCase,
+    private readonly create: CreateRecordUseCase,
     private readonly asserts: AssertRecordUseCase,
     private readonly updates: UpdateRecordUseCase,
     private readonly deletes: DeleteRecordUseCase,
@@ -41,22 +44,27 @@ export class WriteBatchUseCase {
     private readonly reader: RecordReader,
     private readonly store: RecordRepository,
     private readonly attributes: AttributeDirectory,
+    private readonly creates: BatchRecordWriter,
   ) {}
 
   async execute(who: WriteScope, target: BatchTarget, operations: readonly unknown[], options: { atomic: boolean; workspaceSlug?: string }): Promise<BatchItemResult[]> {
-    return this.transactions.run(async () => {
+    const done = await this.transactions.run(async () => {
       const outcomes: Array<{ index: number; recordId: string | null } | { index: number; error: unknown }> = [];
       const touched = new Set<string>();
       const beforeDelete = new Map<string, RecordView>();
       // Read once for the batch: nothing in it changes the container's attributes.
       const attributes = await this.attributes.ofContainer(who.container.workspaceId, who.container.id, { includeArchived: true });
-      for (const [index, raw] of operations.entries()) {
+      const refused = (index: number, error: unknown) => {
+        if (!isRefusal(error)) throw error;
+        if (options.atomic) throw atomicFailure(index, error);
+        outcomes.push({ index, error });
+      };
+      /** One operation through its single use case; not atomic, inside a savepoint so a refusal is rolled back alone. */
+      const applyOne = async (index: number, operation: BatchOperation) => {
         try {
-          // A malformed operation is refused before it costs a savepoint.
-          const operation = parseBatchOperation(raw, index, target);
           const apply = async () => {
             if (operation.op === 'delete' && touched.has(operation.id)) {
-              const [view] = await this.readViews(who, [operation.id], options.workspaceSlug);
+              const [view] = await this.readViews(who, [operation.id], options.workspaceSlug, attributes);
               if (view) beforeDelete.set(operation.id, view);
             }
             return this.apply(who, target, operation, attributes);
@@ -65,18 +73,64 @@ export class WriteBatchUseCase {
           if (recordId) touched.add(recordId);
           outcomes.push({ index, recordId });
         } catch (error) {
-          if (!isRefusal(error)) throw error;
-          if (options.atomic) throw atomicFailure(index, error);
-          outcomes.push({ index, error });
+          refused(index, error);
         }
+      };
+      // Consecutive creates and asserts of records go the set-based way (BatchRecordWriter), which
+      // hands back the items that must go one by one, in their place.
+      let run: BatchCreateItem[] = [];
+      const written: WrittenRecords = { records: [], values: [] };
+      let oneByOne = false;
+      const flush = async () => {
+        if (run.length === 0) return;
+        const items = run;
+        run = [];
+        const inserted = await this.creates.write(who, attributes, items, {
+          written: (index, recordId) => {
+            touched.add(recordId);
+            outcomes.push({ index, recordId });
+          },
+          oneByOne: (item) => {
+            oneByOne = true;
+            return applyOne(item.index, item.op === 'create' ? { op: 'create', values: item.values } : { op: 'assert', matchingAttribute: item.matchingAttribute, values: item.values });
+          },
+        });
+        written.records.push(...inserted.records);
+        written.values.push(...inserted.values);
+      };
+      for (const [index, raw] of operations.entries()) {
+        let operation: BatchOperation;
+        try {
+          // A malformed operation is refused before it costs a savepoint.
+          operation = parseBatchOperation(raw, index, target);
+        } catch (error) {
+          await flush();
+          refused(index, error);
+          continue;
+        }
+        if (target === 'records' && (operation.op === 'create' || operation.op === 'assert')) {
+          run.push({ index, op: operation.op, matchingAttribute: operation.op === 'assert' ? operation.matchingAttribute : null, values: operation.values });
+          continue;
+        }
+        await flush();
+        oneByOne = true;
+        await applyOne(index, operation);
       }
-      const views = new Map((await this.readViews(who, [...touched], options.workspaceSlug)).map((view) => [recordIdOf(view), view]));
-      return outcomes.map((outcome): BatchItemResult => {
-        if ('error' in outcome) return { index: outcome.index, ok: false, error: outcome.error };
-        if (outcome.recordId === null) return { index: outcome.index, ok: true, view: null };
-        const view = views.get(outcome.recordId) ?? beforeDelete.get(outcome.recordId) ?? null;
-        return { index: outcome.index, ok: true, view };
-      });
+      await flush();
+      outcomes.sort((a, b) => a.index - b.index);
+      // When every write went the set-based way, the records are as their inserts returned them
+      // (nothing else in the batch touched them), answered after the commit, which then comes
+      // sooner; otherwise they are read in the transaction, as the batch left them.
+      if (!oneByOne) return { outcomes, beforeDelete, answer: () => this.reader.readWritten(who.container, written.records, written.values, attributes, options.workspaceSlug) };
+      const read = await this.readViews(who, [...touched], options.workspaceSlug, attributes);
+      return { outcomes, beforeDelete, answer: async () => read };
+    });
+    const views = new Map((await done.answer()).map((view) => [recordIdOf(view), view]));
+    return done.outcomes.map((outcome): BatchItemResult => {
+      if ('error' in outcome) return { index: outcome.index, ok: false, error: outcome.error };
+      if (outcome.recordId === null) return { index: outcome.index, ok: true, view: null };
+      const view = views.get(outcome.recordId) ?? done.beforeDelete.get(outcome.recordId) ?? null;
+      return { index: outcome.index, ok: true, view };
     });
   }
 
@@ -86,7 +140,7 @@ export class WriteBatchUseCase {
     switch (operation.op) {
       case 'create':
         if (operation.parent) return this.entries.write(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values, attributes);
-        return (await this.creates.write(who, operation.values, { attributes })).record.id;
+        return (await this.create.write(who, operation.values, { attributes })).record.id;
       case 'assert':
         if (target === 'entries' && operation.parent) {
           return this.entries.assertWrite(who, { parentRecordId: operation.parent.recordId, parentObject: operation.parent.object }, operation.values, attributes);
@@ -101,17 +155,10 @@ export class WriteBatchUseCase {
     }
   }
 
-  private async readViews(who: WriteScope, recordIds: readonly string[], workspaceSlug: string | undefined): Promise<RecordView[]> {
+  private async readViews(who: WriteScope, recordIds: readonly string[], workspaceSlug: string | undefined, attributes: readonly Attribute[]): Promise<RecordView[]> {
     const rows = await this.store.findRecordsByIds(who.container.workspaceId, who.container.id, recordIds);
-    return this.reader.read(who.container, rows, workspaceSlug);
+    return this.reader.read(who.container, rows, workspaceSlug, attributes);
   }
-}
-
-/** A refusal of one item (a domain error, or a value or race PostgreSQL refused), as opposed to a fault that fails the request. */
-function isRefusal(error: unknown): boolean {
-  if (error instanceof DomainError) return true;
-  const failure = pgError(error);
-  return failure !== null && (failure.isDataException || failure.isTransactionRollback);
 }
 
 function atomicFailure(index: number, error: unknown): ValidationError {

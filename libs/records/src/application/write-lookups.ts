@@ -1,11 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { MemberDirectory } from '@workbase/access';
 import { isUuid } from '@workbase/shared/kernel';
-import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory, ObjectDirectory } from '@workbase/schema';
+import { type AttributeDescriptor, type OptionView, type ReadContext, type ResolvedReference, type StatusView, type WriteLookups, isPlainObject, invalidValue, valueNotFound, AttributeDirectory, ObjectDirectory, type ObjectDefinition } from '@workbase/schema';
 import { RecordRepository } from '../infrastructure/record.repository';
 import { RecordMatcher } from './record-matcher';
 
 const ENVELOPE_KEYS = new Set(['active_from', 'active_until', 'created_by_actor', 'attribute_type']);
+
+/**
+ * What a batch looked up once for all its items: objects by slug or id, and the container of
+ * each record id its references name (in lower case; null: no such record). Ids not in `recordContainers` are
+ * looked up as a single write would.
+ */
+export interface BatchLookupCache {
+  readonly objects: Map<string, Promise<ObjectDefinition | null>>;
+  readonly recordContainers: ReadonlyMap<string, string | null>;
+}
 
 /** The lookups codecs need, bound to one workspace. */
 @Injectable()
@@ -27,7 +37,7 @@ export class WriteLookupsFactory {
    * slugs of the values parsed with them, as a read context (so a created record's response
    * needs no second read of them).
    */
-  recording(workspaceId: string): { lookups: WriteLookups; seen: ReadContext } {
+  recording(workspaceId: string, cache?: BatchLookupCache): { lookups: WriteLookups; seen: ReadContext } {
     const options = new Map<string, OptionView>();
     const statuses = new Map<string, StatusView>();
     const objectSlugs = new Map<string, string>();
@@ -54,17 +64,23 @@ export class WriteLookupsFactory {
       },
       findMemberIdByEmail: async (email: string) => (await this.members.findByEmail(workspaceId, email))?.id ?? null,
       memberExists: async (memberId: string) => (await this.members.findById(workspaceId, memberId)) !== null,
-      resolveRecordReference: (attribute, input) => this.resolveReference(workspaceId, attribute, input, objectSlugs),
+      resolveRecordReference: (attribute, input) => this.resolveReference(workspaceId, attribute, input, objectSlugs, cache),
     };
     return { lookups, seen: { option: (id) => options.get(id), status: (id) => statuses.get(id), objectSlug: (id) => objectSlugs.get(id) } };
   }
 
-  private async resolveReference(workspaceId: string, attribute: AttributeDescriptor, input: Record<string, unknown>, objectSlugs: Map<string, string>): Promise<ResolvedReference> {
+  private async resolveReference(
+    workspaceId: string,
+    attribute: AttributeDescriptor,
+    input: Record<string, unknown>,
+    objectSlugs: Map<string, string>,
+    cache?: BatchLookupCache,
+  ): Promise<ResolvedReference> {
     const targetObject = input.target_object;
     if (typeof targetObject !== 'string' || targetObject === '') {
       throw invalidValue(attribute.slug, 'a record reference needs "target_object" (an object slug or id)', input);
     }
-    const target = await this.objects.find(workspaceId, targetObject);
+    const target = await this.findObject(workspaceId, targetObject, cache);
     if (!target) throw valueNotFound(attribute.slug, `target object "${targetObject}" not found.`);
     objectSlugs.set(target.id, target.apiSlug);
     const allowed = attribute.config.record_reference?.allowed_object_ids;
@@ -77,8 +93,9 @@ export class WriteLookupsFactory {
       const recordId = input.target_record_id;
       if (rest.length !== 1) throw invalidValue(attribute.slug, 'give either target_record_id or a matching value, not both', input);
       if (!isUuid(recordId)) throw invalidValue(attribute.slug, 'target_record_id must be a UUID', input);
-      const found = await this.store.existingIds(workspaceId, target.id, [recordId]);
-      if (!found.has(recordId)) throw valueNotFound(attribute.slug, `no ${target.apiSlug} record with id "${recordId}".`);
+      const known = cache?.recordContainers.get(recordId.toLowerCase());
+      const found = known !== undefined ? known === target.id : (await this.store.existingIds(workspaceId, target.id, [recordId])).has(recordId);
+      if (!found) throw valueNotFound(attribute.slug, `no ${target.apiSlug} record with id "${recordId}".`);
       return { targetObjectId: target.id, recordIds: [recordId] };
     }
     if ('target_record_reference' in input) {
@@ -94,5 +111,12 @@ export class WriteLookupsFactory {
     if (rest.length > 1) throw invalidValue(attribute.slug, `match on one attribute at a time (got ${rest.join(', ')})`, input);
     const recordIds = await this.matcher.matchUniqueValue(workspaceId, attribute.slug, target, rest[0], input[rest[0]]);
     return { targetObjectId: target.id, recordIds };
+  }
+
+  private findObject(workspaceId: string, slugOrId: string, cache?: BatchLookupCache): Promise<ObjectDefinition | null> {
+    if (!cache) return this.objects.find(workspaceId, slugOrId);
+    let found = cache.objects.get(slugOrId);
+    if (!found) cache.objects.set(slugOrId, (found = this.objects.find(workspaceId, slugOrId)));
+    return found;
   }
 }

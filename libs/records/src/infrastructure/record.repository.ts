@@ -15,10 +15,10 @@ export interface RecordRow {
   readonly version: number;
 }
 
-const recordColumns = (alias: string) =>
+export const recordColumns = (alias: string) =>
   `${alias}.id, ${alias}.container_id, ${alias}.parent_record_id, ${isoNanos(`${alias}.created_at`)} AS created_at, ${alias}.created_by, ${isoNanos(`${alias}.updated_at`)} AS updated_at, ${alias}.version`;
 const RECORD_COLUMNS = recordColumns('records');
-const selectValueColumns = (a: string) => `${a}id::text AS id, ${a}record_id, ${a}attribute_id, ${isoNanos(`${a}active_from`)} AS active_from, ${isoNanos(`${a}active_until`)} AS active_until,
+export const selectValueColumns = (a: string) => `${a}id::text AS id, ${a}record_id, ${a}attribute_id, ${isoNanos(`${a}active_from`)} AS active_from, ${isoNanos(`${a}active_until`)} AS active_until,
   ${a}created_by, ${a}value_text, ${a}value_number::text AS value_number, ${a}value_bool, to_char(${a}value_date, 'YYYY-MM-DD') AS value_date,
   ${a}value_timestamp, ${a}value_ref, ${a}value_ref_type, ${a}value_json`;
 const VALUE_COLUMNS = selectValueColumns('');
@@ -36,7 +36,7 @@ const READ_VALUE_JOINS = `LEFT JOIN select_options o ON o.workspace_id = v.works
   LEFT JOIN statuses s ON s.workspace_id = v.workspace_id AND s.id = v.value_ref AND s.attribute_id = v.attribute_id
   LEFT JOIN objects ob ON ob.workspace_id = v.workspace_id AND ob.id::text = v.value_ref_type`;
 
-interface RawRecord {
+export interface RawRecord {
   id: string;
   container_id: string;
   parent_record_id: string | null;
@@ -46,7 +46,7 @@ interface RawRecord {
   version: string;
 }
 
-interface RawValue {
+export interface RawValue {
   id: string;
   record_id: string;
   attribute_id: string;
@@ -595,7 +595,7 @@ function valueTuple(params: unknown[], attributeId: string, value: StoredValue):
   return `${attribute}, now(), $5::jsonb, ${valueColumns(params, value)}`;
 }
 
-function toRecord(row: RawRecord): RecordRow {
+export function toRecord(row: RawRecord): RecordRow {
   return {
     id: row.id,
     containerId: row.container_id,
@@ -621,7 +621,7 @@ function readContextOf(rows: readonly RawReadValue[]): ReadContext {
   return { option: (id) => options.get(id), status: (id) => statuses.get(id), objectSlug: (id) => slugs.get(id) };
 }
 
-function toValue(row: RawValue): ValueRowWithRecord {
+export function toValue(row: RawValue): ValueRowWithRecord {
   return {
     id: row.id,
     key: '',

@@ -82,7 +82,6 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
   // One clock reading per statement: its entries happened at once.
   const occurredAt = new Date();
   const rows = entries.map((entry) => {
-    const o = params.length;
     const actor = { ...entry.actor, ...detail };
     const content = {
       workspaceId: entry.workspaceId,
@@ -97,7 +96,7 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
       target: entry.target ?? {},
       changes: entry.changes ?? null,
     };
-    params.push(
+    return [
       content.workspaceId,
       content.id,
       occurredAt,
@@ -110,11 +109,30 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
       JSON.stringify(content.target),
       content.changes === null ? null : JSON.stringify(content.changes),
       auditContentHash(content),
-    );
-    return `($${o + 1}::uuid, $${o + 2}::uuid, $${o + 3}::timestamptz, $${o + 4}::jsonb, $${o + 5}, $${o + 6}, $${o + 7}, $${o + 8}, $${o + 9}, $${o + 10}::jsonb, $${o + 11}::jsonb, $${o + 12})`;
+    ];
   });
-  return `INSERT INTO audit_log (workspace_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash) VALUES ${rows.join(', ')}`;
+  const columns = 'workspace_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash';
+  const types = ['uuid', 'uuid', 'timestamptz', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'text'];
+  const o = params.length;
+  if (rows.length > MANY_ENTRIES) {
+    // As the outbox does for many events: twelve arrays instead of twelve parameters per entry,
+    // which would cross PostgreSQL's 65,535 parameters at ~5,400 entries (a large batch).
+    types.forEach((_, column) => params.push(rows.map((row) => row[column])));
+    const arrays = types.map((type, column) => `$${o + column + 1}::${type === 'jsonb' ? 'text' : type}[]`).join(', ');
+    const picked = types.map((type, column) => `e.c${column}${type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
+    const names = types.map((_, column) => `c${column}`).join(', ');
+    return `INSERT INTO audit_log (${columns}) SELECT ${picked} FROM unnest(${arrays}) WITH ORDINALITY AS e(${names}, n) ORDER BY e.n`;
+  }
+  const values = rows.map((row, index) => {
+    const base = o + index * types.length;
+    return `(${types.map((type, column) => `$${base + column + 1}${type === 'text' ? '' : `::${type}`}`).join(', ')})`;
+  });
+  rows.forEach((row) => params.push(...row));
+  return `INSERT INTO audit_log (${columns}) VALUES ${values.join(', ')}`;
 }
+
+/** From this many entries on, `auditInsert` binds them as arrays. */
+const MANY_ENTRIES = 50;
 
 /** The id an entry is filtered by: the actor's own id, else its token, else the CLI user. */
 function actorIdOf(actor: Readonly<Record<string, unknown>>): string | null {

@@ -33,7 +33,10 @@ export class EventOutbox {
  * change's events itself; it must also select `OUTBOX_NOTIFY`, as `record` does.
  */
 export function recordedEvents(events: readonly DomainEvent[], params: unknown[]): string {
-  return `recorded AS (${outboxInsert(events, params)}), audited AS (${auditInsert(auditEntriesOf(events), params)})`;
+  // Many events (a batch of writes) go as arrays: the VALUES list would take five parameters per
+  // event and cross PostgreSQL's 65,535 at ~13,000 events.
+  const insert = events.length > MANY_EVENTS ? outboxInsertMany(events, params) : outboxInsert(events, params);
+  return `recorded AS (${insert}), audited AS (${auditInsert(auditEntriesOf(events), params)})`;
 }
 
 /**
@@ -48,6 +51,25 @@ export function outboxInsert(events: readonly DomainEvent[], params: unknown[]):
     return `($${o + 1}, $${o + 2}, $${o + 3}::jsonb, $${o + 4}::jsonb, $${o + 5}::jsonb)`;
   });
   return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`;
+}
+
+/** From this many events on, `record` binds them as arrays. */
+const MANY_EVENTS = 50;
+
+/** `outboxInsert` with the events bound as five arrays, inserted in the order given (the outbox's id order). */
+export function outboxInsertMany(events: readonly DomainEvent[], params: unknown[]): string {
+  const o = params.length;
+  params.push(
+    events.map((event) => event.workspaceId),
+    events.map((event) => event.eventType),
+    events.map((event) => JSON.stringify(event.id)),
+    events.map((event) => JSON.stringify(event.actor)),
+    events.map((event) => JSON.stringify(event.payload ?? {})),
+  );
+  return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload)
+    SELECT e.workspace_id, e.event_type, e.entity_id::jsonb, e.actor::jsonb, e.payload::jsonb
+      FROM unnest($${o + 1}::uuid[], $${o + 2}::text[], $${o + 3}::text[], $${o + 4}::text[], $${o + 5}::text[]) WITH ORDINALITY AS e(workspace_id, event_type, entity_id, actor, payload, n)
+     ORDER BY e.n`;
 }
 
 /**

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '@workbase/shared/kernel';
+import { TransactionRunner } from '@workbase/shared/persistence';
+import type { StoredValue } from '@workbase/schema';
+import { type RawRecord, type RawValue, recordColumns, type RecordRow, selectValueColumns, toRecord, toValue, type ValueRowWithRecord } from './record.repository';
+
+/** One value row to open: of a new record, or a mirrored link on another record. */
+export interface NewValueRow {
+  readonly recordId: string;
+  readonly attributeId: string;
+  readonly value: StoredValue;
+}
+
+/** A unique value claimed by a record. */
+export interface UniqueClaim {
+  readonly attributeId: string;
+  readonly key: string;
+  readonly recordId: string;
+}
+
+/**
+ * The set-based statements of a batch of record writes: each takes every item of the batch at
+ * once as arrays (`unnest`), so a batch of 1,000 creates costs a handful of statements, not
+ * 1,000 times a dozen. Scoped by workspace_id first, as `RecordRepository`.
+ */
+@Injectable()
+export class RecordBatchRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  /** The container of each of these record ids (of any container; keyed in lower case), null for ids that are no record of the workspace. */
+  async containersOf(workspaceId: string, recordIds: readonly string[]): Promise<Map<string, string | null>> {
+    const found = new Map<string, string | null>(recordIds.map((id) => [id.toLowerCase(), null]));
+    if (recordIds.length === 0) return found;
+    const rows = await this.transactions.query<{ id: string; container_id: string }>(`SELECT id, container_id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [
+      workspaceId,
+      [...found.keys()],
+    ]);
+    for (const row of rows) found.set(row.id, row.container_id);
+    return found;
+  }
+
+  /**
+   * The advisory locks `RecordRepository.lockWriteKeys` takes for one assert, for all the batch's
+   * asserts in one statement, in key order (so two batches asserting overlapping keys queue).
+   */
+  async lockWriteKeys(workspaceId: string, keys: ReadonlyArray<{ scopeId: string; key: string }>): Promise<void> {
+    if (keys.length === 0) return;
+    const names = [...new Set(keys.map(({ scopeId, key }) => `${workspaceId}:${scopeId}:${key}`))].sort();
+    await this.transactions.query(`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM (SELECT k FROM unnest($1::text[]) k ORDER BY k) locks`, [names]);
+  }
+
+  /** Which of these unique values a record holds already, and which record. */
+  async holdersOf(workspaceId: string, claims: ReadonlyArray<{ attributeId: string; key: string }>): Promise<Array<{ attributeId: string; key: string; recordId: string }>> {
+    if (claims.length === 0) return [];
+    const rows = await this.transactions.query<{ attribute_id: string; value_key: string; record_id: string }>(
+      `SELECT u.attribute_id, u.value_key, u.record_id
+         FROM unnest($2::uuid[], $3::text[]) AS c(attribute_id, value_key)
+         JOIN unique_values u ON u.workspace_id = $1 AND u.attribute_id = c.attribute_id AND u.value_key = c.value_key`,
+      [workspaceId, claims.map((c) => c.attributeId), claims.map((c) => c.key)],
+    );
+    return rows.map((row) => ({ attributeId: row.attribute_id, key: row.value_key, recordId: row.record_id }));
+  }
+
+  /** Locks records of any container in id order (as `RecordRepository.lockRecordsById`), answering the container of each found. */
+  async lockRecords(workspaceId: string, recordIds: readonly string[]): Promise<Map<string, string>> {
+    if (recordIds.length === 0) return new Map();
+    const rows = await this.transactions.query<{ id: string; container_id: string }>(
+      `SELECT id, container_id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [workspaceId, [...new Set(recordIds)]],
+    );
+    return new Map(rows.map((row) => [row.id, row.container_id]));
+  }
+
+  /**
+   * Inserts new records of a container, the value rows (theirs and the mirrored links they make
+   * on other records, opened in the order given, which is the order of their ids) and their
+   * unique claims, in one statement. A claim another transaction made meanwhile is not taken:
+   * answers how many claims were, so the caller can undo the statement when one is missing. Also
+   * answers the new records and their values as `findRecordsByIds` and `currentValuesForRead`
+   * read them back (values in record, attribute, id order), so a response needs no second read.
+   */
+  async insertRecords(
+    workspaceId: string,
+    containerId: string,
+    actor: Actor,
+    recordIds: readonly string[],
+    values: readonly NewValueRow[],
+    claims: readonly UniqueClaim[],
+  ): Promise<{ claimed: number; records: RecordRow[]; values: ValueRowWithRecord[] }> {
+    const column = <T>(pick: (value: StoredValue) => T | undefined | null) => values.map((row) => pick(row.value) ?? null);
+    const [row] = await this.transactions.query<{ claimed: string; records: RawRecord[] | null; values: Array<Omit<RawValue, 'value_timestamp'> & { value_timestamp: string | null }> | null }>(
+      `WITH recs AS (
+         INSERT INTO records (workspace_id, id, container_id, created_by, created_at, updated_at)
+         SELECT $1, id, $2, $3::jsonb, now(), now() FROM unnest($4::uuid[]) AS r(id)
+         RETURNING ${recordColumns('records')}),
+       vals AS (
+         INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
+             value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
+         SELECT $1, v.record_id, v.attribute_id, now(), $3::jsonb, v.t, v.num, v.b, v.d, v.ts, v.ref, v.ref_type, v.j::jsonb
+           FROM unnest($5::uuid[], $6::uuid[], $7::text[], $8::numeric[], $9::boolean[], $10::date[], $11::timestamptz[], $12::uuid[], $13::text[], $14::text[])
+                WITH ORDINALITY AS v(record_id, attribute_id, t, num, b, d, ts, ref, ref_type, j, n)
+          ORDER BY v.n
+         RETURNING id AS sort_id, ${selectValueColumns('')}),
+       claims AS (
+         INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
+         SELECT $1, c.attribute_id, c.value_key, c.record_id FROM unnest($15::uuid[], $16::text[], $17::uuid[]) AS c(attribute_id, value_key, record_id)
+         ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT (SELECT count(*) FROM claims) AS claimed, (SELECT json_agg(recs) FROM recs) AS records,
+              (SELECT json_agg(vals ORDER BY vals.record_id, vals.attribute_id, vals.sort_id) FROM vals WHERE vals.record_id = ANY ($4::uuid[])) AS values`,
+      [
+        workspaceId,
+        containerId,
+        JSON.stringify(actor),
+        recordIds,
+        values.map((row) => row.recordId),
+        values.map((row) => row.attributeId),
+        column((v) => v.text),
+        column((v) => v.number),
+        column((v) => v.bool),
+        column((v) => v.date),
+        column((v) => v.timestamp),
+        column((v) => v.ref),
+        column((v) => v.refType),
+        column((v) => (v.json ? JSON.stringify(v.json) : null)),
+        claims.map((c) => c.attributeId),
+        claims.map((c) => c.key),
+        claims.map((c) => c.recordId),
+      ],
+    );
+    return {
+      claimed: Number(row.claimed),
+      records: (row.records ?? []).map(toRecord),
+      // JSON carries the timestamp as text, where the driver would have parsed it.
+      values: (row.values ?? []).map((value) => toValue({ ...value, value_timestamp: value.value_timestamp === null ? null : new Date(value.value_timestamp) })),
+    };
+  }
+
+  /**
+   * Opens values on existing records (mirrored links), in the order given, and bumps the versions
+   * of the records they change (`times` each; `updated_at` is the transaction's time), in one statement.
+   */
+  async openLinks(workspaceId: string, actor: Actor, values: readonly NewValueRow[], bumps: ReadonlyMap<string, number>): Promise<void> {
+    if (values.length === 0 && bumps.size === 0) return;
+    await this.transactions.query(
+      `WITH opened AS (
+         INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
+         SELECT $1, v.record_id, v.attribute_id, now(), $2::jsonb, v.ref, v.ref_type
+           FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[]) WITH ORDINALITY AS v(record_id, attribute_id, ref, ref_type, n)
+          ORDER BY v.n),
+       bumped AS (
+         UPDATE records r SET version = r.version + b.n, updated_at = now()
+           FROM unnest($7::uuid[], $8::int[]) AS b(id, n) WHERE r.workspace_id = $1 AND r.id = b.id)
+       SELECT 1`,
+      [
+        workspaceId,
+        JSON.stringify(actor),
+        values.map((row) => row.recordId),
+        values.map((row) => row.attributeId),
+        values.map((row) => row.value.ref ?? null),
+        values.map((row) => row.value.refType ?? null),
+        [...bumps.keys()],
+        [...bumps.values()],
+      ],
+    );
+  }
+}
