@@ -159,7 +159,10 @@ describe('change feed (GET /v2/events)', () => {
     it('starts at the first event that occurred at or after the instant, and an instant in the future waits for what comes', async () => {
       await feedReader(() => t, () => ws.token).until(hasAll);
       const before = await createRecord('people', { name: 'Before, Since' });
-      const since = await dbNow();
+      // The database's clock has microseconds and a Date only milliseconds: the instant is the next
+      // millisecond, so an event in the same millisecond as `before` is not taken for one after it.
+      const since = new Date((await dbNow()).getTime() + 1);
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const after = await createRecord('people', { name: 'After, Since' });
       const reader = feedReader(() => t, () => ws.token, { since: since.toISOString() });
       const events = await reader.until((read) => read.some((e) => e.id.record_id === after));
