@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { PeriodicTask } from '@workbase/shared/kernel';
 import { SweepAuditRetentionUseCase } from './sweep-audit-retention.use-case';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
@@ -12,8 +13,9 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 @Injectable()
 export class AuditRetentionSweeper {
   private readonly logger = new Logger('AuditRetention');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly task = new PeriodicTask(SWEEP_EVERY_MS, () => this.sweepOnce(), (error) =>
+    this.logger.error(`audit retention sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
 
   constructor(
     private readonly sweep: SweepAuditRetentionUseCase,
@@ -21,23 +23,15 @@ export class AuditRetentionSweeper {
   ) {}
 
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      if (this.running) return;
-      this.running = this.sweep
-        .execute(this.config.auditRetentionDays)
-        .then(({ removed }) => removed > 0 && this.logger.log(`removed ${removed} audit entries older than ${this.config.auditRetentionDays} days`))
-        .catch((error: unknown) => this.logger.error(`audit retention sweep failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => (this.running = null));
-    };
-    tick();
-    this.timer = setInterval(tick, SWEEP_EVERY_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.task.stop();
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const { removed } = await this.sweep.execute(this.config.auditRetentionDays);
+    if (removed > 0) this.logger.log(`removed ${removed} audit entries older than ${this.config.auditRetentionDays} days`);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { PeriodicTask } from '@workbase/shared/kernel';
 import { SealAuditEntriesUseCase } from './seal-audit-entries.use-case';
 
 /** Often enough that an entry is chained about a second after its change commits, at one indexed empty read per tick when idle. */
@@ -8,28 +9,17 @@ const SEAL_EVERY_MS = 500;
 @Injectable()
 export class AuditSealer {
   private readonly logger = new Logger('AuditSealer');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly task = new PeriodicTask(SEAL_EVERY_MS, () => this.seal.sealPending(), (error) =>
+    this.logger.error(`audit sealing failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
 
   constructor(private readonly seal: SealAuditEntriesUseCase) {}
 
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      if (this.running) return;
-      this.running = this.seal
-        .sealPending()
-        .catch((error: unknown) => this.logger.error(`audit sealing failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => (this.running = null));
-    };
-    tick();
-    this.timer = setInterval(tick, SEAL_EVERY_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.task.stop();
   }
 }

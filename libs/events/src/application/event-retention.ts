@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { PeriodicTask } from '@workbase/shared/kernel';
 import { EventFeedRepository } from '../infrastructure/event-feed.repository';
 
 /** How often a running sweep looks for events past the retention period. */
@@ -19,8 +20,9 @@ const DAY_MS = 24 * 3600 * 1000;
 @Injectable()
 export class EventRetention implements OnModuleDestroy {
   private readonly logger = new Logger('EventRetention');
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<number> | null = null;
+  private readonly task = new PeriodicTask(SWEEP_INTERVAL_MS, () => this.sweep(), (error) =>
+    this.logger.warn(`retention sweep failed: ${(error as Error).message}`),
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -29,18 +31,7 @@ export class EventRetention implements OnModuleDestroy {
 
   /** Sweeps now and then every SWEEP_INTERVAL_MS until `stop`. */
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.sweeping ??= this.sweep()
-        .catch((error: unknown) => {
-          this.logger.warn(`retention sweep failed: ${(error as Error).message}`);
-          return 0;
-        })
-        .finally(() => (this.sweeping = null));
-    };
-    this.timer = setInterval(tick, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-    tick();
+    this.task.start();
   }
 
   /** Deletes every event past the retention period that fan-out has passed; returns how many. */
@@ -55,9 +46,7 @@ export class EventRetention implements OnModuleDestroy {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+    await this.task.stop();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -10,5 +10,5 @@ export * from './secret-box';
 export * from './nesting';
 export * from './instant';
 export * from './audit-content';
-
+export * from './periodic-task';
 export * from './trash-bin';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@workbase/shared/config';
+import { PeriodicTask } from '@workbase/shared/kernel';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { TrashStore } from '../infrastructure/trash.store';
 
@@ -17,8 +18,9 @@ const DAY_MS = 24 * 3600 * 1000;
 @Injectable()
 export class TrashRetention implements OnModuleDestroy {
   private readonly logger = new Logger('TrashRetention');
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<number> | null = null;
+  private readonly task = new PeriodicTask(SWEEP_INTERVAL_MS, () => this.sweep(), (error) =>
+    this.logger.warn(`trash retention sweep failed: ${(error as Error).message}`),
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -27,18 +29,7 @@ export class TrashRetention implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.sweeping ??= this.sweep()
-        .catch((error: unknown) => {
-          this.logger.warn(`trash retention sweep failed: ${(error as Error).message}`);
-          return 0;
-        })
-        .finally(() => (this.sweeping = null));
-    };
-    this.timer = setInterval(tick, SWEEP_INTERVAL_MS);
-    this.timer.unref();
-    tick();
+    this.task.start();
   }
 
   /** Removes every item deleted before the retention period; returns how many. */
@@ -53,9 +44,7 @@ export class TrashRetention implements OnModuleDestroy {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+    await this.task.stop();
   }
 
   async onModuleDestroy(): Promise<void> {
