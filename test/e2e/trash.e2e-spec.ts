@@ -1,5 +1,6 @@
 import { SCOPES } from '@workbase/shared/kernel';
 import { TrashRetention } from '@workbase/trash';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { captureStatement } from '../../libs/trash/src/domain/trash-plan';
 import { bearer, bearerRequests, expectEachRefused } from '../support/requests';
@@ -127,8 +128,35 @@ describe('trash', () => {
       await get(`/v2/objects/people/records/${p.personId}`).expect(404);
       expect(await trashCount(p.personId)).toBe(1);
 
-      // Once the holder is gone (to the trash too), the restore brings back every row as it was.
+      // A value claimed by a transaction that commits while the restore waits on it (after the
+      // restore's check, before its insert) is the same 409, naming the holder; never a 500.
+      const racer = await createRecord('people', { email_addresses: ['racer@lovelace.example'] });
+      const [claim] = await db().query(`SELECT attribute_id, value_key FROM unique_values WHERE workspace_id = $1 AND record_id = $2`, [ws.workspaceId, taker]);
       await del(`/v2/objects/people/records/${taker}`).expect(200);
+      const holder = new Client({ connectionString: t.database.url });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(`UPDATE unique_values SET value_key = $1 WHERE workspace_id = $2 AND record_id = $3 AND attribute_id = $4`, [claim.value_key, ws.workspaceId, racer, claim.attribute_id]);
+        const raced = post(`/v2/trash/records/${p.personId}/restore`, {}).then((res) => res);
+        // Commit only once the restore's insert waits on the uncommitted claim.
+        const deadline = Date.now() + 20_000;
+        while (Number((await db().query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%unique_values%'`))[0].n) === 0) {
+          if (Date.now() > deadline) throw new Error('the restore never waited on the claim');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await holder.query('COMMIT');
+        const answer = await raced;
+        expect(answer.status).toBe(409);
+        expect(answer.body).toMatchObject({ code: 'uniqueness_conflict' });
+        expect(answer.body.message).toContain(racer);
+      } finally {
+        await holder.end();
+      }
+      expect(await trashCount(p.personId)).toBe(1);
+      await del(`/v2/objects/people/records/${racer}`).expect(200);
+
+      // Once the holder is gone (to the trash too), the restore brings back every row as it was.
       const beforeRestore = await lastEvent();
       await post(`/v2/trash/records/${p.personId}/restore`, {}).expect(200).expect({});
       expect(await rowsOf('records', p.personId)).toEqual(before);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, TrashKind } from '@workbase/shared/kernel';
-import { EventOutbox, TransactionRunner } from '@workbase/shared/persistence';
+import { EventOutbox, isPgError, TransactionRunner } from '@workbase/shared/persistence';
 import { restoredEvents } from '../domain/restored-events';
 import { restoreConflict, restoreParentMissing, trashItemNotFound } from '../domain/trash-errors';
 import { restoreNeeds } from '../domain/restore-needs';
@@ -23,6 +23,18 @@ export class TrashCommands {
   ) {}
 
   async restore(workspaceId: string, kind: TrashKind, id: string, actor: Actor): Promise<void> {
+    try {
+      await this.restoreOnce(workspaceId, kind, id, actor);
+    } catch (error) {
+      // A unique value claimed by a transaction that committed between the check and the insert:
+      // the insert's violation rolled everything back, and a second attempt's check now sees the
+      // holder and answers the 409 that names it.
+      if (!isPgError(error, 'uniqueViolation')) throw error;
+      await this.restoreOnce(workspaceId, kind, id, actor);
+    }
+  }
+
+  private async restoreOnce(workspaceId: string, kind: TrashKind, id: string, actor: Actor): Promise<void> {
     await this.transactions.run(async () => {
       const item = await this.store.lock(workspaceId, kind, id);
       if (!item) throw trashItemNotFound(kind, id);
