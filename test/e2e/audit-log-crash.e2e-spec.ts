@@ -2,6 +2,7 @@ import { AuditLogQueries, SealAuditEntriesUseCase } from '@workbase/audit';
 import { DataSource } from 'typeorm';
 import { freePort, killService, type ServiceProcess, startService } from '../support/processes';
 import { useTestApp, useWorkspace } from '../support/suite';
+import { ALL_AUDIT_ENTRIES } from '../support/audit';
 
 /**
  * The audit entry is written in the same statement as its change: a real API process killed with
@@ -53,14 +54,14 @@ describe('audit log under kill -9', () => {
     }
 
     const records: string[] = (await db.query(`SELECT r.id::text AS id FROM records r JOIN objects o ON o.id = r.container_id AND o.workspace_id = r.workspace_id WHERE r.workspace_id = $1 AND o.api_slug = 'companies'`, [ws.workspaceId])).map((row: { id: string }) => row.id);
-    const audited: string[] = (await db.query(`SELECT target_id FROM audit_log WHERE workspace_id = $1 AND action = 'record.created'`, [ws.workspaceId])).map((row: { target_id: string }) => row.target_id);
+    const audited: string[] = (await db.query(`SELECT target_id FROM ${ALL_AUDIT_ENTRIES} WHERE workspace_id = $1 AND action = 'record.created'`, [ws.workspaceId])).map((row: { target_id: string }) => row.target_id);
     expect(new Set(records)).toEqual(new Set(audited));
     expect(records.length).toBe(audited.length);
     for (const id of acknowledged) expect(records).toContain(id);
     // Entries are written unsealed; the sealer chains every committed one, none is left behind.
     expect((await t.app.get(AuditLogQueries).verify(ws.workspaceId)).firstBreak).toBeNull();
     await t.app.get(SealAuditEntriesUseCase).sealPending();
-    const [{ unsealed, total }] = await db.query(`SELECT count(*) FILTER (WHERE seq IS NULL)::int AS unsealed, count(*)::int AS total FROM audit_log WHERE workspace_id = $1`, [ws.workspaceId]);
+    const [{ unsealed, total }] = await db.query(`SELECT count(*) FILTER (WHERE seq IS NULL)::int AS unsealed, count(*)::int AS total FROM ${ALL_AUDIT_ENTRIES} WHERE workspace_id = $1`, [ws.workspaceId]);
     expect(unsealed).toBe(0);
     const verified = await t.app.get(AuditLogQueries).verify(ws.workspaceId);
     expect(verified).toEqual(expect.objectContaining({ firstBreak: null, entriesChecked: total }));

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { cliJson, runCli } from '../support/cli';
 import { bearerRequests, expectEachRefused } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
+import { ALL_AUDIT_ENTRIES } from '../support/audit';
 
 interface Entry {
   id: string;
@@ -27,8 +28,8 @@ describe('audit log', () => {
   const { get, post, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const entries = async (query = '', token = ws.token): Promise<Entry[]> => (await get(`/v2/audit_log${query}`, token).expect(200)).body.data as Entry[];
-  const entryCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1`, [workspaceId]))[0].n);
-  const unsealedCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1 AND seq IS NULL`, [workspaceId]))[0].n);
+  const entryCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM ${ALL_AUDIT_ENTRIES} WHERE workspace_id = $1`, [workspaceId]))[0].n);
+  const unsealedCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM audit_pending WHERE workspace_id = $1`, [workspaceId]))[0].n);
   /** What the worker's sealer does (the test app runs no worker): chains every committed entry. */
   const seal = async (workspaceId = ws.workspaceId) => {
     const until = Date.now() + 20_000;
@@ -71,7 +72,7 @@ describe('audit log', () => {
     const batch = await post('/v2/objects/companies/records/batch', { operations }).expect(200);
     const ids = (batch.body.data as Array<{ status: number; data: { id: { record_id: string } } }>).map((item) => { expect(item.status).toBe(200); return item.data.id.record_id; });
     const rows: Array<{ target_id: string; request_id: string; action: string }> = await db().query(
-      `SELECT target_id, request_id, action FROM audit_log WHERE workspace_id = $1 AND target_id = ANY($2::text[])`, [ws.workspaceId, ids]);
+      `SELECT target_id, request_id, action FROM ${ALL_AUDIT_ENTRIES} WHERE workspace_id = $1 AND target_id = ANY($2::text[])`, [ws.workspaceId, ids]);
     expect(rows.map((row) => row.target_id).sort()).toEqual([...ids].sort());
     for (const row of rows) expect(row).toEqual({ target_id: expect.any(String), request_id: batch.headers['x-request-id'], action: 'record.created' });
     await seal();
@@ -243,15 +244,15 @@ describe('audit log', () => {
     it('checks the content hash of entries not sealed yet, and names an altered one', async () => {
       await seal();
       const recordId = await createRecord('companies', { name: 'Fresh', domains: ['fresh.test'] });
-      const [fresh] = await db().query(`SELECT id FROM audit_log WHERE workspace_id = $1 AND target_id = $2 AND seq IS NULL`, [ws.workspaceId, recordId]);
+      const [fresh] = await db().query(`SELECT id FROM audit_pending WHERE workspace_id = $1 AND target_id = $2`, [ws.workspaceId, recordId]);
       expect(fresh).toBeDefined();
       const intact = cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug));
       expect(intact).toEqual(expect.objectContaining({ intact: true, unsealed_checked: 1 }));
-      await db().query(`UPDATE audit_log SET changes = '{"name": {"old": null, "new": ["Forged"]}}' WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh.id]);
+      await db().query(`UPDATE audit_pending SET changes = '{"name": {"old": null, "new": ["Forged"]}}' WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh.id]);
       const broken = await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug);
       expect(broken.code).toBe(3);
       expect(JSON.parse(broken.stdout).first_bad_entry).toEqual({ sequence: null, id: fresh.id, reason: 'content_altered' });
-      await db().query(`UPDATE audit_log SET changes = NULL WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh.id]);
+      await db().query(`UPDATE audit_pending SET changes = NULL WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, fresh.id]);
     });
 
     it('CLI changes are entries with the OS user, in the same chain', async () => {

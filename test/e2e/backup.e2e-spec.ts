@@ -11,6 +11,7 @@ import { cliJson, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV } from './webhooks.helpers';
+import { ALL_AUDIT_ENTRIES } from '../support/audit';
 
 /** Every table of the backed-up schemas (partitions too), with a digest of its rows in a stable order, and every sequence. */
 async function snapshot(url: string): Promise<{ tables: Record<string, { rows: number; digest: string }>; sequences: Record<string, string> }> {
@@ -26,14 +27,14 @@ async function snapshot(url: string): Promise<{ tables: Record<string, { rows: n
     const tables: Record<string, { rows: number; digest: string }> = {};
     for (const name of names) {
       // The backup's and the restore's own audit entries are written after the snapshot and after the load (checked apart).
-      const own = name === 'public.audit_log' ? ` WHERE t.action NOT IN ('cli.backup', 'cli.restore')` : '';
+      const own = name === 'public.audit_log' || name === 'public.audit_pending' ? ` WHERE t.action NOT IN ('cli.backup', 'cli.restore')` : '';
       const { rows, digest } = (
         await client.query<{ rows: number; digest: string }>(`SELECT count(*)::int AS rows, coalesce(md5(string_agg(to_json(t)::text, E'\\n' ORDER BY to_json(t)::text)), '-') AS digest FROM ONLY ${name} t${own}`)
       ).rows[0];
       tables[name] = { rows, digest };
     }
     const sequences: Record<string, string> = {};
-    for (const { name } of (await client.query<{ name: string }>(`SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'S' AND n.nspname IN ('public', 'pgboss') AND c.relname <> 'audit_log_entry_no_seq'`)).rows) {
+    for (const { name } of (await client.query<{ name: string }>(`SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'S' AND n.nspname IN ('public', 'pgboss') AND c.relname <> 'audit_pending_entry_no_seq'`)).rows) {
       sequences[name] = (await client.query(`SELECT last_value::text || '/' || is_called AS v FROM ${name}`)).rows[0].v;
     }
     return { tables, sequences };
@@ -100,7 +101,7 @@ describe('cli backup and restore', () => {
       const client = new Client({ connectionString: url });
       await client.connect();
       try {
-        return (await client.query(`SELECT w.id AS workspace_id, a.target_kind, a.target_id, a.actor FROM workspaces w LEFT JOIN audit_log a ON a.workspace_id = w.id AND a.action = $1 ORDER BY w.id`, [action])).rows;
+        return (await client.query(`SELECT w.id AS workspace_id, audit_entries.target_kind, audit_entries.target_id, audit_entries.actor FROM workspaces w LEFT JOIN ${ALL_AUDIT_ENTRIES} ON audit_entries.workspace_id = w.id AND audit_entries.action = $1 ORDER BY w.id`, [action])).rows;
       } finally {
         await client.end();
       }

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { useTestApp } from '../support/suite';
 import type { TestWorkspace } from '../support/test-app';
 import { Browser, createOAuthApp, oauth, signIn, useListeningApp } from './oauth-support';
+import { ALL_AUDIT_ENTRIES } from '../support/audit';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const OTHER_REDIRECT = 'https://app.example.com/oauth/callback';
@@ -163,7 +164,7 @@ describe('OAuth 2.0 authorization server', () => {
 
       // The consent and the revocation are in the workspace's audit log, with who did them and the consent's request id.
       const audited = await t.app.get(DataSource).query(
-        `SELECT action, actor, target_kind, target_id, request_id FROM audit_log WHERE workspace_id = $1 AND action LIKE 'oauth.%' ORDER BY entry_no`,
+        `SELECT action, actor, target_kind, target_id, request_id FROM ${ALL_AUDIT_ENTRIES} WHERE workspace_id = $1 AND action LIKE 'oauth.%' ORDER BY entry_no`,
         [acme.workspaceId],
       );
       expect(audited).toEqual([

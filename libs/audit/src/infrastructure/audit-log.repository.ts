@@ -23,8 +23,14 @@ interface RawEntry {
   hash: string | null;
 }
 
-const ENTRY_COLUMNS = `workspace_id, tx_id::text AS tx_id, entry_no::text AS entry_no, id, seq::text AS seq, occurred_at, actor, actor_id, request_id,
-  action, target_kind, target_id, target, changes, content_hash, prev_hash, hash`;
+const CONTENT_COLUMNS = `workspace_id, tx_id::text AS tx_id, entry_no::text AS entry_no, id, occurred_at, actor, actor_id, request_id,
+  action, target_kind, target_id, target, changes, content_hash`;
+
+/** An entry of the chain (`audit_log`). */
+const ENTRY_COLUMNS = `${CONTENT_COLUMNS}, seq::text AS seq, prev_hash, hash`;
+
+/** An entry not sealed yet (`audit_pending`), in the same shape. */
+const PENDING_COLUMNS = `${CONTENT_COLUMNS}, NULL::text AS seq, NULL::text AS prev_hash, NULL::text AS hash`;
 
 /** One sealer at a time on the cluster: a transaction-level advisory lock (safe behind a transaction pooler). */
 const SEALER_LOCK = 7_406_021_313; // next to the migration (…311) and cluster-owner (…312) keys
@@ -51,8 +57,11 @@ function stored(row: RawEntry): StoredEntry {
 
 /**
  * The audit log's reads, the sealer's links and the retention cut. Entries are only ever inserted
- * by the statements that record changes (libs/shared/persistence `auditInsert`); the sealer only
- * fills in their chain fields, and the only delete is the retention cut, which moves the anchor.
+ * into `audit_pending`, by the statements that record changes (libs/shared/persistence
+ * `auditInsert`); the sealer moves them into `audit_log` with their chain fields, where they are
+ * never changed, and the only delete there is the retention cut, which moves the anchor. A read
+ * that shows both tables reads them in one statement, so an entry the sealer moves meanwhile is
+ * seen once.
  */
 @Injectable()
 export class AuditLogRepository {
@@ -76,9 +85,15 @@ export class AuditLogRepository {
       where.push(`(tx_id, entry_no) < ($${params.length - 1}::xid8, $${params.length}::bigint)`);
     }
     params.push(limit + 1);
+    // Every entry not sealed yet comes after every sealed one in the chain's order (the sealer
+    // seals in that order, behind the horizon), so the newest are pending ones, then the chain.
+    const conditions = where.join(' AND ');
     const rows = await this.transactions.query<RawEntry>(
-      `SELECT ${ENTRY_COLUMNS} FROM audit_log WHERE ${where.join(' AND ')}
-        ORDER BY audit_log.tx_id DESC, audit_log.entry_no DESC LIMIT $${params.length}`,
+      `SELECT * FROM (
+         (SELECT ${PENDING_COLUMNS} FROM audit_pending WHERE ${conditions} ORDER BY audit_pending.tx_id DESC, audit_pending.entry_no DESC LIMIT $${params.length})
+         UNION ALL
+         (SELECT ${ENTRY_COLUMNS} FROM audit_log WHERE ${conditions} ORDER BY audit_log.tx_id DESC, audit_log.entry_no DESC LIMIT $${params.length})
+       ) entries ORDER BY entries.tx_id::xid8 DESC, entries.entry_no::bigint DESC LIMIT $${params.length}`,
       params,
     );
     return rows.map((row) => ({
@@ -118,7 +133,7 @@ export class AuditLogRepository {
   /** The workspace's entries not sealed yet (a handful: the sealer is about a second behind). */
   async unsealed(workspaceId: string): Promise<StoredEntry[]> {
     const rows = await this.transactions.query<RawEntry>(
-      `SELECT ${ENTRY_COLUMNS} FROM audit_log WHERE seq IS NULL AND workspace_id = $1 ORDER BY audit_log.tx_id, audit_log.entry_no`,
+      `SELECT ${PENDING_COLUMNS} FROM audit_pending WHERE workspace_id = $1 ORDER BY audit_pending.tx_id, audit_pending.entry_no`,
       [workspaceId],
     );
     return rows.map(stored);
@@ -139,9 +154,9 @@ export class AuditLogRepository {
    */
   async entriesToSeal(limit: number): Promise<EntryToSeal[]> {
     return this.transactions.query<EntryToSeal>(
-      `SELECT workspace_id AS "workspaceId", tx_id::text AS "txId", entry_no::text AS "entryNo", content_hash AS "contentHash"
-         FROM audit_log WHERE seq IS NULL AND tx_id < ${COMMIT_HORIZON}
-        ORDER BY audit_log.tx_id, audit_log.entry_no LIMIT $1`,
+      `SELECT p.workspace_id AS "workspaceId", p.tx_id::text AS "txId", p.entry_no::text AS "entryNo", p.content_hash AS "contentHash"
+         FROM audit_pending p WHERE p.tx_id < ${COMMIT_HORIZON} AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = p.workspace_id)
+        ORDER BY p.tx_id, p.entry_no LIMIT $1`,
       [limit],
     );
   }
@@ -156,12 +171,17 @@ export class AuditLogRepository {
     return new Map(rows.map((row) => [row.workspace_id, { seq: row.last_seq, hash: row.last_hash }]));
   }
 
-  /** Stores the seals (one UPDATE through the unsealed index) and the workspaces' new heads. */
+  /** Moves the sealed entries from `audit_pending` into the chain with their seals, and stores the workspaces' new heads. */
   async applySeals(seals: readonly Seal[], heads: ReadonlyMap<string, ChainLink>): Promise<void> {
     await this.transactions.query(
-      `UPDATE audit_log l SET seq = s.seq, prev_hash = s.prev_hash, hash = s.hash
-         FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS s (tx_id, entry_no, seq, prev_hash, hash)
-        WHERE l.seq IS NULL AND l.tx_id = s.tx_id::xid8 AND l.entry_no = s.entry_no`,
+      `WITH moved AS (
+         DELETE FROM audit_pending p
+          USING unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS s (tx_id, entry_no, seq, prev_hash, hash)
+          WHERE p.tx_id = s.tx_id::xid8 AND p.entry_no = s.entry_no
+         RETURNING p.*, s.seq, s.prev_hash, s.hash)
+       INSERT INTO audit_log (entry_no, workspace_id, tx_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash, seq, prev_hash, hash)
+       SELECT entry_no, workspace_id, tx_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash, seq, prev_hash, hash
+         FROM moved ORDER BY workspace_id, seq`,
       [seals.map((s) => s.txId), seals.map((s) => s.entryNo), seals.map((s) => s.seq), seals.map((s) => s.prevHash), seals.map((s) => s.hash)],
     );
     const workspaces = [...heads.keys()];
@@ -186,14 +206,14 @@ export class AuditLogRepository {
       );
       if (!head) return 0;
       const [through] = await this.transactions.query<{ seq: string | null }>(
-        `SELECT coalesce((SELECT min(seq) FROM audit_log WHERE workspace_id = $1 AND seq IS NOT NULL AND occurred_at >= $2) - 1, $3::bigint)::text AS seq`,
+        `SELECT coalesce((SELECT min(seq) FROM audit_log WHERE workspace_id = $1 AND occurred_at >= $2) - 1, $3::bigint)::text AS seq`,
         [workspaceId, cutoff, head.last_seq],
       );
       if (!through.seq || BigInt(through.seq) <= BigInt(head.anchor_seq)) return 0;
       const [last] = await this.transactions.query<{ hash: string }>(`SELECT hash FROM audit_log WHERE workspace_id = $1 AND seq = $2::bigint`, [workspaceId, through.seq]);
       if (!last) return 0;
       const removed = await this.transactions.query<{ seq: string }>(
-        `DELETE FROM audit_log WHERE workspace_id = $1 AND seq IS NOT NULL AND seq <= $2::bigint RETURNING seq`,
+        `DELETE FROM audit_log WHERE workspace_id = $1 AND seq <= $2::bigint RETURNING seq`,
         [workspaceId, through.seq],
       );
       await this.transactions.query(`UPDATE audit_chain_heads SET anchor_seq = $2::bigint, anchor_hash = $3 WHERE workspace_id = $1`, [workspaceId, through.seq, last.hash]);

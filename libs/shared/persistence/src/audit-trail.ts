@@ -121,14 +121,14 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
     const arrays = types.map((type, column) => `$${o + column + 1}::${type === 'jsonb' ? 'text' : type}[]`).join(', ');
     const picked = types.map((type, column) => `e.c${column}${type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
     const names = types.map((_, column) => `c${column}`).join(', ');
-    return `INSERT INTO audit_log (${columns}) SELECT ${picked} FROM unnest(${arrays}) WITH ORDINALITY AS e(${names}, n) ORDER BY e.n`;
+    return `INSERT INTO audit_pending (${columns}) SELECT ${picked} FROM unnest(${arrays}) WITH ORDINALITY AS e(${names}, n) ORDER BY e.n`;
   }
   const values = rows.map((row, index) => {
     const base = o + index * types.length;
     return `(${types.map((type, column) => `$${base + column + 1}${type === 'text' ? '' : `::${type}`}`).join(', ')})`;
   });
   rows.forEach((row) => params.push(...row));
-  return `INSERT INTO audit_log (${columns}) VALUES ${values.join(', ')}`;
+  return `INSERT INTO audit_pending (${columns}) VALUES ${values.join(', ')}`;
 }
 
 /** From this many entries on, `auditInsert` binds them as arrays. */

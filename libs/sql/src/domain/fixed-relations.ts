@@ -51,6 +51,7 @@ const CALL_TRANSCRIPTS: FixedRelation = {
 /**
  * `audit.log`: the workspace's audit entries (libs/audit), as `GET /v2/audit_log` shows them, for
  * questions such as `SELECT actor_id, count(*) FROM audit.log WHERE action = 'record.deleted' GROUP BY 1`.
+ * The chain and the entries the sealer has not reached yet (`sequence` null), in one snapshot.
  */
 const AUDIT_LOG: FixedRelation = {
   schema: 'audit',
@@ -74,7 +75,10 @@ const AUDIT_LOG: FixedRelation = {
   ],
   sql: (table, workspace) =>
     `SELECT id, seq AS sequence, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, changes, content_hash, prev_hash, hash
-       FROM ${table('audit_log')} WHERE workspace_id = ${workspace} OFFSET 0`,
+       FROM ${table('audit_log')} WHERE workspace_id = ${workspace}
+     UNION ALL
+     SELECT id, NULL::bigint, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, changes, content_hash, NULL::text, NULL::text
+       FROM ${table('audit_pending')} WHERE workspace_id = ${workspace} OFFSET 0`,
 };
 
 export const FIXED_RELATIONS: readonly FixedRelation[] = [CALL_TRANSCRIPTS, AUDIT_LOG];
