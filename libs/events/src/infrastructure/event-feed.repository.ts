@@ -115,7 +115,7 @@ export class EventFeedRepository {
          SELECT o.*, bool_or(o.occurred_at >= $1) OVER (ORDER BY o.tx_id, o.id) AS kept FROM oldest o
        ), deleted AS (
          DELETE FROM event_outbox e USING flagged f
-         WHERE NOT f.kept AND e.workspace_id = f.workspace_id AND e.id = f.id
+         WHERE NOT f.kept AND e.workspace_id = f.workspace_id AND e.tx_id = f.tx_id AND e.id = f.id
          RETURNING e.workspace_id, e.tx_id, e.id, e.occurred_at
        ), per_workspace AS (
          SELECT DISTINCT ON (workspace_id) workspace_id, tx_id, id, max(occurred_at) OVER (PARTITION BY workspace_id) AS until

@@ -133,10 +133,10 @@ export class OutboxCursorRepository {
            count(*) OVER (PARTITION BY sc.workspace_id) AS n
          FROM scanned sc JOIN subscribed USING (workspace_id, event_type)
        ), chosen AS (
-         SELECT workspace_id, id FROM ranked WHERE k <= $4 AND n <= $6 ORDER BY tx_id, id LIMIT $5
+         SELECT workspace_id, tx_id, id FROM ranked WHERE k <= $4 AND n <= $6 ORDER BY tx_id, id LIMIT $5
        )
        SELECT e.workspace_id, e.id::text, e.tx_id::text, e.event_type, e.entity_id, e.actor, e.payload, e.occurred_at, false AS scanned_to
-       FROM chosen JOIN event_outbox e USING (workspace_id, id)
+       FROM chosen JOIN event_outbox e USING (workspace_id, tx_id, id)
        UNION ALL
        (SELECT NULL, sc.id::text, sc.tx_id::text, NULL, NULL, NULL, NULL, NULL, true FROM scanned sc ORDER BY sc.tx_id DESC, sc.id DESC LIMIT 1)`,
       [from.lastTxId, from.lastEventId, limits.scanLimit, limits.perWorkspace, limits.limit, limits.dominant],
