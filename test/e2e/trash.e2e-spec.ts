@@ -180,6 +180,41 @@ describe('trash', () => {
       expect(restored.every((e) => e.actor.type === 'api-token')).toBe(true);
     });
 
+    it('a restored person is linked again from the meeting participants its delete unlinked (ON DELETE SET NULL)', async () => {
+      const personId = await createRecord('people', { name: 'Hamilton, Margaret', email_addresses: ['margaret@trash.example'] });
+      const meetingBody = (participants: Array<Record<string, unknown>>) => ({
+        data: {
+          title: 'Review',
+          description: '',
+          is_all_day: false,
+          start: { datetime: '2026-03-02T15:00:00Z', timezone: null },
+          end: { datetime: '2026-03-02T16:00:00Z', timezone: null },
+          participants: participants.map((p, i) => ({ is_organizer: i === 0, status: 'accepted', ...p })),
+        },
+      });
+      const meeting = (await post('/v2/meetings', meetingBody([{ email_address: 'someone@trash.example', name: 'Host' }, { email_address: 'Margaret@Trash.example', name: 'Margaret' }])).expect(200)).body.data;
+      const meetingId = meeting.id.meeting_id as string;
+      const links = async () =>
+        (await db().query(`SELECT position, person_record_id FROM meeting_participants WHERE workspace_id = $1 AND meeting_id = $2 ORDER BY position`, [ws.workspaceId, meetingId])) as Array<{
+          position: number;
+          person_record_id: string | null;
+        }>;
+      const linked = await links();
+      expect(linked[1]).toEqual({ position: 1, person_record_id: personId });
+      const before = await rowsOf('records', personId);
+
+      await del(`/v2/objects/people/records/${personId}`).expect(200);
+      expect((await links())[1].person_record_id).toBeNull();
+      await post(`/v2/trash/records/${personId}/restore`, {}).expect(200);
+      expect(await links()).toEqual(linked);
+      expect(await rowsOf('records', personId)).toEqual(before);
+      expect(before.meeting_participants).toHaveLength(1);
+      const shown = (await get(`/v2/meetings/${meetingId}`).expect(200)).body.data;
+      expect(shown.participants).toEqual(meeting.participants);
+      expect(shown.linked_records).toEqual(meeting.linked_records);
+      expect(shown.linked_records.map((l: { record_id: string }) => l.record_id)).toContain(personId);
+    });
+
     it('removes a trashed record for good, with its S3-free bytes, and then it cannot be restored', async () => {
       const p = await personWithEverything('gone@lovelace.example');
       await del(`/v2/objects/people/records/${p.personId}`).expect(200);
