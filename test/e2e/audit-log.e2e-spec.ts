@@ -119,6 +119,31 @@ describe('audit log', () => {
       expect(await changeOf(recordId, 'record.updated', asserted)).toEqual(expect.objectContaining({ changes: { name: { old: ['Asserted'], new: ['Asserted Inc'] } } }));
     });
 
+    it('the other side of a relationship: a single-valued side with its old and new values, a multiselect side named only', async () => {
+      const first = await createRecord('companies', { name: 'Team One', domains: ['team-one.test'] });
+      const second = await createRecord('companies', { name: 'Team Two', domains: ['team-two.test'] });
+      const colleague = await createRecord('people', { email_addresses: ['colleague@team-one.test'], company: [{ target_object: 'companies', target_record_id: first }] });
+      const personId = await createRecord('people', { email_addresses: ['mover@team-one.test'] });
+
+      // The person's company (single-valued) is the write's own change; the company's team
+      // (multiselect) gains the person, named without its whole list (which grows with every link).
+      const linked = await patch(`/v2/objects/people/records/${personId}`, { data: { values: { company: [{ target_object: 'companies', target_record_id: first }] } } }).expect(200);
+      expect((await changeOf(personId, 'record.updated', linked)).changes).toEqual({ company: { old: [], new: [first] } });
+      expect(await changeOf(first, 'record.updated', linked)).toEqual(expect.objectContaining({ changes: null, target: expect.objectContaining({ ids: expect.objectContaining({ record_id: first }) }) }));
+
+      // From the other side: a company takes both people, whose single company moves (mirrored,
+      // with old and new values); their old company loses them.
+      const taken = await patch(`/v2/objects/companies/records/${second}`, { data: { values: { team: [{ target_object: 'people', target_record_id: colleague }, { target_object: 'people', target_record_id: personId }] } } }).expect(200);
+      expect((await changeOf(second, 'record.updated', taken)).changes).toEqual({ team: { old: [], new: [colleague, personId] } });
+      expect((await changeOf(colleague, 'record.updated', taken)).changes).toEqual({ company: { old: [first], new: [second] } });
+      expect((await changeOf(personId, 'record.updated', taken)).changes).toEqual({ company: { old: [first], new: [second] } });
+      expect((await changeOf(first, 'record.updated', taken)).changes).toBeNull();
+
+      // Unlinking from the company's side empties the person's company.
+      const dropped = await put(`/v2/objects/companies/records/${second}`, { data: { values: { team: [{ target_object: 'people', target_record_id: colleague }] } } }).expect(200);
+      expect((await changeOf(personId, 'record.updated', dropped)).changes).toEqual({ company: { old: [second], new: [] } });
+    });
+
     it('the batch routes\' updates and updating asserts, of records and of entries', async () => {
       const updatedId = await createRecord('companies', { name: 'Batch Old' });
       const assertedId = await createRecord('companies', { name: 'Batch Assert Old', domains: ['batch-assert.test'] });
