@@ -25,7 +25,7 @@ describe('audit log', () => {
   const t = useTestApp();
   const ws = useWorkspace(t, 'audited');
   const other = useWorkspace(t, 'audited-other');
-  const { get, post, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
+  const { get, post, put, patch, del, createRecord } = bearerRequests(() => t, () => ws.token);
   const db = () => t.app.get(DataSource);
   const entries = async (query = '', token = ws.token): Promise<Entry[]> => (await get(`/v2/audit_log${query}`, token).expect(200)).body.data as Entry[];
   const entryCount = async (workspaceId = ws.workspaceId) => Number((await db().query(`SELECT count(*) AS n FROM ${ALL_AUDIT_ENTRIES} WHERE workspace_id = $1`, [workspaceId]))[0].n);
@@ -65,6 +65,106 @@ describe('audit log', () => {
     }
     // Newest first.
     expect(log.map((entry) => Number(entry.sequence))).toEqual([...log.map((entry) => Number(entry.sequence))].sort((a, b) => b - a));
+  });
+
+  describe('old and new values of every value change', () => {
+    /** The one entry of `action` on `targetId`, with the request id of `response`. */
+    const changeOf = async (targetId: string, action: string, response: { headers: Record<string, string> }) => {
+      const found = (await entries(`?target_id=${targetId}&action=${action}`)).filter((entry) => entry.request_id === response.headers['x-request-id']);
+      expect(found).toHaveLength(1);
+      return found[0];
+    };
+
+    it('list entries: PATCH, PUT and an assert by parent record', async () => {
+      await post('/v2/lists', { data: { name: 'Deals', api_slug: 'audited_deals', parent_object: 'companies' } }).expect(200);
+      await post('/v2/lists/audited_deals/attributes', { data: { title: 'Stage note', api_slug: 'stage_note', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+      const companyId = await createRecord('companies', { name: 'Entry Co' });
+      const entryId = (await post('/v2/lists/audited_deals/entries', { data: { parent_record_id: companyId, parent_object: 'companies', entry_values: { stage_note: 'first' } } }).expect(200)).body.data.id.entry_id as string;
+
+      const patched = await patch(`/v2/lists/audited_deals/entries/${entryId}`, { data: { entry_values: { stage_note: 'second' } } }).expect(200);
+      expect(await changeOf(entryId, 'list-entry.updated', patched)).toEqual(expect.objectContaining({ target: expect.objectContaining({ kind: 'list-entry', id: entryId }), changes: { stage_note: { old: ['first'], new: ['second'] } } }));
+      const replaced = await put(`/v2/lists/audited_deals/entries/${entryId}`, { data: { entry_values: { stage_note: 'third' } } }).expect(200);
+      expect((await changeOf(entryId, 'list-entry.updated', replaced)).changes).toEqual({ stage_note: { old: ['second'], new: ['third'] } });
+      const asserted = await put('/v2/lists/audited_deals/entries', { data: { parent_record_id: companyId, parent_object: 'companies', entry_values: { stage_note: 'fourth' } } }).expect(200);
+      expect((await changeOf(entryId, 'list-entry.updated', asserted)).changes).toEqual({ stage_note: { old: ['third'], new: ['fourth'] } });
+      const emptied = await patch(`/v2/lists/audited_deals/entries/${entryId}`, { data: { entry_values: { stage_note: null } } }).expect(200);
+      expect((await changeOf(entryId, 'list-entry.updated', emptied)).changes).toEqual({ stage_note: { old: ['fourth'], new: [] } });
+    });
+
+    it('activity records, which have no updated event: PATCH and PUT', async () => {
+      await post('/v2/activities', { data: { api_slug: 'audited_calls', singular_noun: 'Call', plural_noun: 'Calls', extends: 'calls' } }).expect(200);
+      await post('/v2/activities/audited_calls/attributes', { data: { title: 'Note', api_slug: 'note', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+      const records = '/v2/activities/audited_calls/records';
+      const recordId = (await post(records, { data: { values: { timestamp: '2026-02-01T10:00:00Z', note: 'Intro' } } }).expect(200)).body.data.id.record_id as string;
+
+      const patched = await patch(`${records}/${recordId}`, { data: { values: { note: 'Follow-up' } } }).expect(200);
+      const entry = await changeOf(recordId, 'activity-record.updated', patched);
+      expect(entry).toEqual(expect.objectContaining({
+        target: { kind: 'activity-record', id: recordId, ids: expect.objectContaining({ record_id: recordId, activity_id: expect.any(String), attribute_id: expect.any(String) }) },
+        changes: { note: { old: ['Intro'], new: ['Follow-up'] } },
+        actor: expect.objectContaining({ token_kind: 'service', member_id: ws.adminMemberId }),
+      }));
+      const replaced = await t.http().put(`${records}/${recordId}`).set({ Authorization: `Bearer ${ws.token}` }).send({ data: { values: { note: 'Closed' } } }).expect(200);
+      expect((await changeOf(recordId, 'activity-record.updated', replaced)).changes).toEqual({ note: { old: ['Follow-up'], new: ['Closed'] } });
+      // Nothing changed, nothing recorded.
+      const same = await patch(`${records}/${recordId}`, { data: { values: { note: 'Closed' } } }).expect(200);
+      expect((await entries(`?target_id=${recordId}&action=activity-record.updated`)).filter((e) => e.request_id === same.headers['x-request-id'])).toEqual([]);
+      await seal();
+      expect(cliJson(await runCli(t.database.url, 'audit:verify', '--workspace', ws.slug))).toEqual(expect.objectContaining({ intact: true }));
+    });
+
+    it('a record assert that updates the record it matches', async () => {
+      const recordId = await createRecord('companies', { name: 'Asserted', domains: ['asserted.test'] });
+      const asserted = await put('/v2/objects/companies/records?matching_attribute=domains', { data: { values: { domains: ['asserted.test'], name: 'Asserted Inc' } } }).expect(200);
+      expect(asserted.body.data.id.record_id).toBe(recordId);
+      expect(await changeOf(recordId, 'record.updated', asserted)).toEqual(expect.objectContaining({ changes: { name: { old: ['Asserted'], new: ['Asserted Inc'] } } }));
+    });
+
+    it('the other side of a relationship: a single-valued side with its old and new values, a multiselect side named only', async () => {
+      const first = await createRecord('companies', { name: 'Team One', domains: ['team-one.test'] });
+      const second = await createRecord('companies', { name: 'Team Two', domains: ['team-two.test'] });
+      const colleague = await createRecord('people', { email_addresses: ['colleague@team-one.test'], company: [{ target_object: 'companies', target_record_id: first }] });
+      const personId = await createRecord('people', { email_addresses: ['mover@team-one.test'] });
+
+      // The person's company (single-valued) is the write's own change; the company's team
+      // (multiselect) gains the person, named without its whole list (which grows with every link).
+      const linked = await patch(`/v2/objects/people/records/${personId}`, { data: { values: { company: [{ target_object: 'companies', target_record_id: first }] } } }).expect(200);
+      expect((await changeOf(personId, 'record.updated', linked)).changes).toEqual({ company: { old: [], new: [first] } });
+      expect(await changeOf(first, 'record.updated', linked)).toEqual(expect.objectContaining({ changes: null, target: expect.objectContaining({ ids: expect.objectContaining({ record_id: first }) }) }));
+
+      // From the other side: a company takes both people, whose single company moves (mirrored,
+      // with old and new values); their old company loses them.
+      const taken = await patch(`/v2/objects/companies/records/${second}`, { data: { values: { team: [{ target_object: 'people', target_record_id: colleague }, { target_object: 'people', target_record_id: personId }] } } }).expect(200);
+      expect((await changeOf(second, 'record.updated', taken)).changes).toEqual({ team: { old: [], new: [colleague, personId] } });
+      expect((await changeOf(colleague, 'record.updated', taken)).changes).toEqual({ company: { old: [first], new: [second] } });
+      expect((await changeOf(personId, 'record.updated', taken)).changes).toEqual({ company: { old: [first], new: [second] } });
+      expect((await changeOf(first, 'record.updated', taken)).changes).toBeNull();
+
+      // Unlinking from the company's side empties the person's company.
+      const dropped = await put(`/v2/objects/companies/records/${second}`, { data: { values: { team: [{ target_object: 'people', target_record_id: colleague }] } } }).expect(200);
+      expect((await changeOf(personId, 'record.updated', dropped)).changes).toEqual({ company: { old: [second], new: [] } });
+    });
+
+    it('the batch routes\' updates and updating asserts, of records and of entries', async () => {
+      const updatedId = await createRecord('companies', { name: 'Batch Old' });
+      const assertedId = await createRecord('companies', { name: 'Batch Assert Old', domains: ['batch-assert.test'] });
+      const batch = await post('/v2/objects/companies/records/batch', {
+        operations: [
+          { op: 'update', record_id: updatedId, data: { values: { name: 'Batch New' } } },
+          { op: 'assert', matching_attribute: 'domains', data: { values: { domains: ['batch-assert.test'], name: 'Batch Assert New' } } },
+        ],
+      }).expect(200);
+      for (const item of batch.body.data as Array<{ status: number }>) expect(item.status).toBe(200);
+      expect((await changeOf(updatedId, 'record.updated', batch)).changes).toEqual({ name: { old: ['Batch Old'], new: ['Batch New'] } });
+      expect((await changeOf(assertedId, 'record.updated', batch)).changes).toEqual({ name: { old: ['Batch Assert Old'], new: ['Batch Assert New'] } });
+
+      await post('/v2/lists', { data: { name: 'Batch deals', api_slug: 'audited_batch', parent_object: 'companies' } }).expect(200);
+      await post('/v2/lists/audited_batch/attributes', { data: { title: 'Stage note', api_slug: 'stage_note', type: 'text', is_required: false, is_unique: false, is_multiselect: false, config: {} } }).expect(200);
+      const entryId = (await post('/v2/lists/audited_batch/entries', { data: { parent_record_id: updatedId, parent_object: 'companies', entry_values: { stage_note: 'a' } } }).expect(200)).body.data.id.entry_id as string;
+      const entryBatch = await post('/v2/lists/audited_batch/entries/batch', { operations: [{ op: 'update', entry_id: entryId, data: { entry_values: { stage_note: 'b' } } }] }).expect(200);
+      expect((entryBatch.body.data as Array<{ status: number }>)[0].status).toBe(200);
+      expect((await changeOf(entryId, 'list-entry.updated', entryBatch)).changes).toEqual({ stage_note: { old: ['a'], new: ['b'] } });
+    });
   });
 
   it('records each write of a batch (one entry per event, bound as arrays past 50), all with the batch\'s request id, and the chain holds', async () => {

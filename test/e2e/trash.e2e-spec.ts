@@ -180,6 +180,41 @@ describe('trash', () => {
       expect(restored.every((e) => e.actor.type === 'api-token')).toBe(true);
     });
 
+    it('a restored person is linked again from the meeting participants its delete unlinked (ON DELETE SET NULL)', async () => {
+      const personId = await createRecord('people', { name: 'Hamilton, Margaret', email_addresses: ['margaret@trash.example'] });
+      const meetingBody = (participants: Array<Record<string, unknown>>) => ({
+        data: {
+          title: 'Review',
+          description: '',
+          is_all_day: false,
+          start: { datetime: '2026-03-02T15:00:00Z', timezone: null },
+          end: { datetime: '2026-03-02T16:00:00Z', timezone: null },
+          participants: participants.map((p, i) => ({ is_organizer: i === 0, status: 'accepted', ...p })),
+        },
+      });
+      const meeting = (await post('/v2/meetings', meetingBody([{ email_address: 'someone@trash.example', name: 'Host' }, { email_address: 'Margaret@Trash.example', name: 'Margaret' }])).expect(200)).body.data;
+      const meetingId = meeting.id.meeting_id as string;
+      const links = async () =>
+        (await db().query(`SELECT position, person_record_id FROM meeting_participants WHERE workspace_id = $1 AND meeting_id = $2 ORDER BY position`, [ws.workspaceId, meetingId])) as Array<{
+          position: number;
+          person_record_id: string | null;
+        }>;
+      const linked = await links();
+      expect(linked[1]).toEqual({ position: 1, person_record_id: personId });
+      const before = await rowsOf('records', personId);
+
+      await del(`/v2/objects/people/records/${personId}`).expect(200);
+      expect((await links())[1].person_record_id).toBeNull();
+      await post(`/v2/trash/records/${personId}/restore`, {}).expect(200);
+      expect(await links()).toEqual(linked);
+      expect(await rowsOf('records', personId)).toEqual(before);
+      expect(before.meeting_participants).toHaveLength(1);
+      const shown = (await get(`/v2/meetings/${meetingId}`).expect(200)).body.data;
+      expect(shown.participants).toEqual(meeting.participants);
+      expect(shown.linked_records).toEqual(meeting.linked_records);
+      expect(shown.linked_records.map((l: { record_id: string }) => l.record_id)).toContain(personId);
+    });
+
     it('removes a trashed record for good, with its S3-free bytes, and then it cannot be restored', async () => {
       const p = await personWithEverything('gone@lovelace.example');
       await del(`/v2/objects/people/records/${p.personId}`).expect(200);
@@ -277,6 +312,52 @@ describe('trash', () => {
       const back = (await get(`/v2/tasks/${taskId}`).expect(200)).body.data;
       expect(back.linked_records).toEqual([]);
       expect(back.assignees).toEqual(task.assignees);
+    });
+    it('a note or task deleted while an update of it commits is kept as that update left it (the delete locks it before copying it)', async () => {
+      const personId = await createRecord('people', { name: 'Hopper, Grace' });
+      const noteId = (await post('/v2/notes', { data: { parent_object: 'people', parent_record_id: personId, title: 'Draft', format: 'plaintext', content: 'before' } }).expect(200)).body.data.id.note_id as string;
+      const taskId = (
+        await post('/v2/tasks', {
+          data: { content: 'Ship', format: 'plaintext', deadline_at: null, is_completed: false, linked_records: [{ target_object: 'people', target_record_id: personId }], assignees: [] },
+        }).expect(200)
+      ).body.data.id.task_id as string;
+      // What an update holds until it commits (the update use cases lock the row first, then write it and its links).
+      const updates = [
+        { kind: 'notes', id: noteId, path: `/v2/notes/${noteId}`, statements: [`UPDATE notes SET title = 'Final', content_plaintext = 'after', content_markdown = 'after' WHERE workspace_id = $1 AND id = $2`] },
+        {
+          kind: 'tasks',
+          id: taskId,
+          path: `/v2/tasks/${taskId}`,
+          statements: [`UPDATE tasks SET is_completed = true, completed_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, `DELETE FROM task_linked_records WHERE workspace_id = $1 AND task_id = $2`],
+        },
+      ] as const;
+      for (const { kind, id, path, statements } of updates) {
+        const updater = new Client({ connectionString: t.database.url });
+        await updater.connect();
+        try {
+          await updater.query('BEGIN');
+          for (const statement of statements) await updater.query(statement, [ws.workspaceId, id]);
+          const deleting = del(path).then((res) => res);
+          // Commit the update only once the delete waits on its row.
+          const deadline = Date.now() + 20_000;
+          const waiting = async () =>
+            Number((await db().query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [`%FROM ${kind}%`]))[0].n);
+          while ((await waiting()) === 0) {
+            if (Date.now() > deadline) throw new Error(`the delete of the ${kind} never waited on the update`);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await updater.query('COMMIT');
+          expect((await deleting).status).toBe(200);
+        } finally {
+          await updater.end();
+        }
+        await get(path).expect(404);
+        await post(`/v2/trash/${kind}/${id}/restore`, {}).expect(200);
+      }
+      const note = (await get(`/v2/notes/${noteId}`).expect(200)).body.data;
+      expect({ title: note.title, content: note.content_plaintext }).toEqual({ title: 'Final', content: 'after' });
+      const task = (await get(`/v2/tasks/${taskId}`).expect(200)).body.data;
+      expect({ completed: task.is_completed, links: task.linked_records }).toEqual({ completed: true, links: [] });
     });
   });
 

@@ -16,7 +16,9 @@ export class DeleteNoteUseCase {
 
   async execute(workspaceId: string, noteId: string, actor: Actor): Promise<void> {
     await this.transactions.run(async () => {
-      // Kept before it goes (a note that does not exist leaves an empty item, rolled back with the 404).
+      // Locked before it is kept: the copy's statement then sees an update that was committing
+      // meanwhile, instead of the row as it was before it (which the restore would bring back).
+      if (!(await this.notes.lockForDelete(workspaceId, noteId))) throw noteNotFound(noteId);
       await this.trash?.keep({ workspaceId, kind: 'notes', id: noteId, actor });
       const parent = await this.notes.delete(workspaceId, noteId);
       if (!parent) throw noteNotFound(noteId);

@@ -77,6 +77,12 @@ export class NoteRepository {
     );
   }
 
+  /** Locks the note's row for its delete; false when there is no such note. */
+  async lockForDelete(workspaceId: string, noteId: string): Promise<boolean> {
+    const rows = await this.transactions.query<unknown>(`SELECT 1 FROM notes WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, noteId]);
+    return rows.length > 0;
+  }
+
   /** Deletes the note; its parent ids when it existed. */
   async delete(workspaceId: string, noteId: string): Promise<{ parentObjectId: string; parentRecordId: string } | null> {
     const rows = await this.transactions.query<{ parent_object_id: string; parent_record_id: string }>(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventOutbox, TransactionRunner, withAuditChanges } from '@workbase/shared/persistence';
+import { AuditTrail, EventOutbox, TransactionRunner, withAuditChanges } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory, CONTAINER_EVENTS, containerEvent } from '@workbase/schema';
 import { recordNotFound } from '../domain/record-errors';
 import { assertRequiredValues } from '../domain/required-values';
@@ -25,7 +25,9 @@ export interface UpdateOptions {
  * Updates a record's values: PATCH appends to multiselect attributes (`append`), PUT makes them
  * exact (`overwrite`). The record is locked, the values planned against what it holds, a required
  * attribute cannot be emptied, and each changed attribute records an `updated` event — in one
- * transaction.
+ * transaction. Each changed attribute's audit entry carries its slug with the value keys it held
+ * before and holds after; an activity record has no `updated` event (the reference spec rules it
+ * out), so its audit entry is written without one.
  */
 @Injectable()
 export class UpdateRecordUseCase {
@@ -36,6 +38,7 @@ export class UpdateRecordUseCase {
     private readonly values: ValueWriter,
     private readonly outbox: EventOutbox,
     private readonly reads: RecordQueries,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Updates the record and answers it as read after the write; unknown record: 404. */
@@ -56,13 +59,30 @@ export class UpdateRecordUseCase {
       const changed = await this.values.apply(who, recordId, parsed, mode, options.appendTo, changes);
       assertRequiredValues(attributes, writtenCounts(parsed), 'update');
       if (changed.length > 0) await this.store.bumpVersion(container.workspaceId, recordId);
+      const changeOf = (attributeId: string) => {
+        const change = changes.get(attributeId);
+        return change ? { [change.slug]: { old: change.old, new: change.new } } : null;
+      };
       if (CONTAINER_EVENTS[container.kind].updated) {
         await this.outbox.record(
           ...changed.map((attributeId) => {
-            const change = changes.get(attributeId);
             const event = containerEvent(container, 'updated', who.actor, { recordId, attributeId });
-            return change ? withAuditChanges(event, { [change.slug]: { old: change.old, new: change.new } }) : event;
+            const change = changeOf(attributeId);
+            return change ? withAuditChanges(event, change) : event;
           }),
+        );
+      } else {
+        const target = { workspace_id: container.workspaceId, [CONTAINER_EVENTS[container.kind].idKey]: container.id, record_id: recordId };
+        await this.audit.record(
+          ...changed.map((attributeId) => ({
+            workspaceId: container.workspaceId,
+            action: `${container.kind}-record.updated`,
+            targetKind: `${container.kind}-record`,
+            targetId: recordId,
+            target: { ...target, attribute_id: attributeId },
+            actor: { ...who.actor },
+            changes: changeOf(attributeId),
+          })),
         );
       }
       return changed;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, DomainError, type DomainEvent, ValidationError } from '@workbase/shared/kernel';
-import { EventOutbox, isPgError } from '@workbase/shared/persistence';
+import { EventOutbox, isPgError, withAuditChanges } from '@workbase/shared/persistence';
 import { type Attribute, isRecordSystemAttribute, type WriteLookups, parseAttributeValues, type StoredValue, valueKey, AttributeDirectory, type Container } from '@workbase/schema';
 import { displacedReverseLinks, mirroredLinks } from '../domain/mirror-links';
 import { uniqueClaims, uniquenessConflict } from '../domain/unique-values';
@@ -10,6 +10,28 @@ import { RecordRepository } from '../infrastructure/record.repository';
 import { WriteLookupsFactory } from './write-lookups';
 
 export type ValuesInput = Readonly<Record<string, unknown>>;
+
+/**
+ * What mirroring did to one single-valued attribute of another record, for its audit entry: the
+ * value keys it held before the write's first change to it, the rows the write closed and the
+ * keys it opened.
+ */
+interface MirroredChange {
+  readonly slug: string;
+  readonly before: ReadonlyArray<{ readonly id: string; readonly key: string }>;
+  readonly closed: Set<string>;
+  readonly opened: string[];
+}
+
+/** The records and attributes mirroring changed, with what it changed in each (keyed `record:attribute`). */
+interface MirroredChanges {
+  readonly attributes: Map<string, Set<string>>;
+  readonly values: Map<string, MirroredChange>;
+}
+
+function noMirroredChanges(): MirroredChanges {
+  return { attributes: new Map(), values: new Map() };
+}
 
 /** An attribute named by a write, with its values as parsed. */
 export interface ParsedAttribute {
@@ -97,7 +119,7 @@ export class ValueWriter {
     const attributeIds = [...parsed.keys()];
     const current = mode === 'create' || attributeIds.length === 0 ? [] : await this.store.currentValues(who.container.workspaceId, [recordId], attributeIds);
     const changed: string[] = [];
-    const changedElsewhere = new Map<string, Set<string>>();
+    const changedElsewhere = noMirroredChanges();
     for (const { attribute, values } of parsed.values()) {
       const held = current.filter((row) => row.attributeId === attribute.id).map((row) => ({ ...row, key: valueKey(attribute.type, row) }));
       const plan = planValues(held, values, attribute.isMultiselect, appendTo?.has(attribute.id) ? 'append' : mode);
@@ -126,7 +148,7 @@ export class ValueWriter {
    * and mirrored links (the new record's rows are invisible to everyone else until commit).
    */
   async settleNewRecord(who: WriteScope, recordId: string, plans: ReadonlyArray<{ attribute: Attribute; open: readonly StoredValue[] }>): Promise<void> {
-    const changedElsewhere = new Map<string, Set<string>>();
+    const changedElsewhere = noMirroredChanges();
     for (const { attribute, open } of plans) {
       const plan = { close: [], open };
       if (attribute.isUnique) await this.claimUniqueValues(who, recordId, attribute, uniqueClaims(attribute, plan).claim);
@@ -148,51 +170,80 @@ export class ValueWriter {
    * adds B.reverse → A, and unlinking removes it. A single-valued reverse side that pointed
    * elsewhere (B.reverse → C) is moved, and C's forward link to B is removed with it.
    */
-  private async mirror(who: WriteScope, recordId: string, attribute: Attribute, { linked, unlinked }: { linked: string[]; unlinked: string[] }, changed: Map<string, Set<string>>): Promise<void> {
+  private async mirror(who: WriteScope, recordId: string, attribute: Attribute, { linked, unlinked }: { linked: string[]; unlinked: string[] }, changed: MirroredChanges): Promise<void> {
     const reverse = await this.attributes.findById(who.container.workspaceId, attribute.relationshipAttributeId!);
     if (!reverse) return;
-    const note = (record: string, attributeId: string) => changed.set(record, (changed.get(record) ?? new Set()).add(attributeId));
-    const unlink = async (record: string, attributeId: string, target: string) => {
-      const rows = (await this.store.currentValues(who.container.workspaceId, [record], [attributeId])).filter((row) => row.ref === target);
+    /**
+     * The change to `record`'s `side` (its rows as read before this step), kept from its first step
+     * in this write. Only a single-valued side carries its values: a multiselect side (a company's
+     * team) gains one link per write, and its whole list in every entry would grow the log with the
+     * square of the list (an import of a company's people); its entries name the attribute only.
+     */
+    const track = (record: string, side: Attribute, held: ReadonlyArray<{ id: string } & StoredValue>): MirroredChange | null => {
+      changed.attributes.set(record, (changed.attributes.get(record) ?? new Set()).add(side.id));
+      if (side.isMultiselect) return null;
+      const at = `${record}:${side.id}`;
+      let change = changed.values.get(at);
+      if (!change) {
+        change = { slug: side.slug, before: held.map((row) => ({ id: row.id, key: valueKey(side.type, row) })), closed: new Set(), opened: [] };
+        changed.values.set(at, change);
+      }
+      return change;
+    };
+    const unlink = async (record: string, side: Attribute, target: string) => {
+      const held = await this.store.currentValues(who.container.workspaceId, [record], [side.id]);
+      const rows = held.filter((row) => row.ref === target);
       if (rows.length === 0) return;
       await this.store.closeValues(who.container.workspaceId, rows.map((row) => row.id));
-      note(record, attributeId);
+      const change = track(record, side, held);
+      for (const row of rows) change?.closed.add(row.id);
     };
     // The other side's values are read, then changed: lock those records first, or two writers
     // linking one record at once could each see it free and both open a single-valued reverse link.
     await this.store.lockRecordsById(who.container.workspaceId, [...unlinked, ...linked]);
-    for (const target of unlinked) await unlink(target, reverse.id, recordId);
+    for (const target of unlinked) await unlink(target, reverse, recordId);
     for (const target of linked) {
       const held = await this.store.currentValues(who.container.workspaceId, [target], [reverse.id]);
       const { alreadyLinked, displaced } = displacedReverseLinks(held, recordId, reverse.isMultiselect);
       if (alreadyLinked) continue;
+      const closed: string[] = [];
       if (!reverse.isMultiselect) {
         await this.store.lockRecordsById(who.container.workspaceId, displaced.map((d) => d.unlinkFrom).filter((ref): ref is string => ref !== null));
         for (const { row, unlinkFrom } of displaced) {
           await this.store.closeValues(who.container.workspaceId, [row.id]);
-          if (unlinkFrom) await unlink(unlinkFrom, attribute.id, target);
+          closed.push(row.id);
+          if (unlinkFrom) await unlink(unlinkFrom, attribute, target);
         }
       }
       await this.store.openValues(who.container.workspaceId, target, reverse.id, [{ key: recordId, ref: recordId, refType: attribute.containerId }], who.actor);
-      note(target, reverse.id);
+      const change = track(target, reverse, held);
+      for (const id of closed) change?.closed.add(id);
+      change?.opened.push(recordId);
     }
   }
 
-  /** Mirrored changes are updates of the other records too: bump their versions, record events. */
-  private async recordMirroredUpdates(who: WriteScope, changed: Map<string, Set<string>>): Promise<void> {
-    for (const [record, attributeIds] of changed) {
+  /**
+   * Mirrored changes are updates of the other records too: bump their versions, record events,
+   * a single-valued attribute's with its old and new value keys for the audit entry.
+   */
+  private async recordMirroredUpdates(who: WriteScope, changed: MirroredChanges): Promise<void> {
+    for (const [record, attributeIds] of changed.attributes) {
       await this.store.bumpVersion(who.container.workspaceId, record);
       const row = await this.store.findRecordById(who.container.workspaceId, record);
       if (!row) continue;
       await this.outbox.record(
-        ...[...attributeIds].map(
-          (attributeId): DomainEvent => ({
+        ...[...attributeIds].map((attributeId): DomainEvent => {
+          const event: DomainEvent = {
             eventType: 'record.updated',
             workspaceId: who.container.workspaceId,
             id: { workspace_id: who.container.workspaceId, object_id: row.containerId, record_id: record, attribute_id: attributeId },
             actor: who.actor,
-          }),
-        ),
+          };
+          const change = changed.values.get(`${record}:${attributeId}`);
+          if (!change) return event;
+          const after = [...change.before.filter((held) => !change.closed.has(held.id)).map((held) => held.key), ...change.opened];
+          return withAuditChanges(event, { [change.slug]: { old: change.before.map((held) => held.key), new: after } });
+        }),
       );
     }
   }

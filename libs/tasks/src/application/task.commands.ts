@@ -95,7 +95,9 @@ export class TaskCommands {
 
   async delete(workspaceId: string, taskId: string, actor: Actor): Promise<void> {
     await this.transactions.run(async () => {
-      // Kept before it goes, with its links and assignees (an unknown task's empty item rolls back with the 404).
+      // Locked before it is kept, with its links and assignees: an update (which locks the task
+      // first) committing meanwhile is then in the copy, not lost by a later restore.
+      if (!(await this.tasks.lockForDelete(workspaceId, taskId))) throw taskNotFound(taskId);
       await this.trash?.keep({ workspaceId, kind: 'tasks', id: taskId, actor });
       if (!(await this.tasks.delete(workspaceId, taskId))) throw taskNotFound(taskId);
       await this.outbox.record(taskEvent(TASK_EVENTS.deleted, workspaceId, taskId, actor));

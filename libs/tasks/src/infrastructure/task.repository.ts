@@ -130,6 +130,12 @@ export class TaskRepository {
     );
   }
 
+  /** Locks the task's row for its delete; false when there is no such task. */
+  async lockForDelete(workspaceId: string, taskId: string): Promise<boolean> {
+    const rows = await this.transactions.query<unknown>(`SELECT 1 FROM tasks WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, taskId]);
+    return rows.length > 0;
+  }
+
   async delete(workspaceId: string, taskId: string): Promise<boolean> {
     const rows = await this.transactions.query<unknown>(`WITH deleted AS (DELETE FROM tasks WHERE workspace_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, [workspaceId, taskId]);
     return rows.length > 0;

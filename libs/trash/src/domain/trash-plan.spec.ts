@@ -11,6 +11,7 @@ const PARENTS: Record<string, readonly string[]> = {
   task_linked_records: ['records', 'tasks'],
   task_assignees: ['tasks'],
   meeting_linked_records: ['records'],
+  meeting_participants: ['records'],
   files: ['records'],
   file_chunks: ['files'],
 };
@@ -29,8 +30,10 @@ describe('trash plans', () => {
 
   it('a record takes its entries, notes, threads, task and meeting links and files; an entry its threads; a task its links and assignees', () => {
     expect(TRASH_PLANS.records.map((share) => share.table)).toEqual(
-      expect.arrayContaining(['records', 'record_values', 'unique_values', 'notes', 'comment_threads', 'comments', 'task_linked_records', 'meeting_linked_records', 'files', 'file_chunks']),
+      expect.arrayContaining(['records', 'record_values', 'unique_values', 'notes', 'comment_threads', 'comments', 'task_linked_records', 'meeting_linked_records', 'meeting_participants', 'files', 'file_chunks']),
     );
+    // Participants stay when their person goes (SET NULL): they are linked again, not inserted.
+    expect(TRASH_PLANS.records.find((share) => share.table === 'meeting_participants')?.relink).toEqual(expect.objectContaining({ column: 'person_record_id' }));
     expect(TRASH_PLANS.entries.map((share) => share.table)).toEqual(['records', 'record_values', 'unique_values', 'comment_threads', 'comments']);
     expect(TRASH_PLANS.tasks.map((share) => share.table)).toEqual(['tasks', 'task_linked_records', 'task_assignees']);
   });

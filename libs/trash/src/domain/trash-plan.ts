@@ -14,6 +14,12 @@ export interface TableShare {
   readonly restoreIf?: string;
   /** Links whose row may exist again by then (the other end re-linked it meanwhile): kept as they are. */
   readonly skipExisting?: boolean;
+  /**
+   * Rows the delete does not remove but unlinks (`ON DELETE SET NULL` of `column`): the restore
+   * sets `column` back on the live row of the same `key`, where it is still unlinked and `sameIf`
+   * (over `p`, the live row, and `s`, the saved one) holds; a row gone meanwhile stays gone.
+   */
+  readonly relink?: { readonly key: readonly string[]; readonly column: string; readonly sameIf?: string };
 }
 
 const recordAndEntries = `SELECT id FROM records WHERE workspace_id = $1 AND (id = $2 OR parent_record_id = $2)`;
@@ -31,8 +37,8 @@ const threadOfComment = `(SELECT thread_id FROM comments WHERE workspace_id = $1
 /**
  * What goes to the trash with each kind, parents before children (the order rows are restored
  * in, so that every foreign key finds its target). A record takes its list entries and their
- * values, its notes, the comment threads on it and its entries, its task and meeting links and its
- * files (with their PostgreSQL chunks); deleting the head comment of a thread takes the thread.
+ * values, its notes, the comment threads on it and its entries, its task and meeting links, its
+ * files (with their PostgreSQL chunks) and the meeting participants it was linked from; deleting the head comment of a thread takes the thread.
  * Rows the live tables lose by cascade and that are not listed here would be lost for good: the
  * e2e suite checks a record's restore against its state before the delete.
  */
@@ -55,6 +61,13 @@ export const TRASH_PLANS: Readonly<Record<TrashKind, readonly TableShare[]>> = {
       where: linksOfRecord,
       restoreIf: `EXISTS (SELECT 1 FROM meetings m WHERE m.workspace_id = s.workspace_id AND m.id = s.meeting_id)`,
       skipExisting: true,
+    },
+    // A meeting participant keeps its row when its person goes (the link is set null): the restore
+    // links it again, unless the meeting's participants were replaced meanwhile.
+    {
+      table: 'meeting_participants',
+      where: `t.person_record_id = $2`,
+      relink: { key: ['meeting_id', 'position'], column: 'person_record_id', sameIf: `p.email_normalized IS NOT DISTINCT FROM s.email_normalized` },
     },
     // Folders before what they hold: a child is always created after its folder.
     { table: 'files', where: `t.record_id = $2`, orderBy: 't.created_at, (t.parent_folder_id IS NOT NULL), t.id' },

@@ -113,7 +113,8 @@ export class TrashStore implements TrashBin {
   /**
    * Puts the saved rows back with their ids (identity columns included), every table in one
    * statement: foreign keys are checked at its end, when parents and children are all in. Rows a
-   * share's `restoreIf` refuses stay out (their check sees the tables as they were before).
+   * share's `restoreIf` refuses stay out (their check sees the tables as they were before). Rows
+   * the delete only unlinked (`relink`) are linked again in the same statement.
    */
   async reinsert(workspaceId: string, shares: readonly TableShare[], rows: SavedRows): Promise<void> {
     const params: unknown[] = [workspaceId];
@@ -121,6 +122,12 @@ export class TrashStore implements TrashBin {
       .filter((share) => (rows[share.table] ?? []).length > 0)
       .map((share, i) => {
         const saved = params.push(JSON.stringify(rows[share.table]));
+        if (share.relink) {
+          const { key, column, sameIf } = share.relink;
+          const match = key.map((k) => `p.${k} = s.${k}`).join(' AND ');
+          return `i${i} AS (UPDATE ${share.table} p SET ${column} = s.${column} FROM jsonb_populate_recordset(NULL::${share.table}, $${saved}::jsonb) s
+            WHERE p.workspace_id = $1 AND s.workspace_id = $1 AND ${match} AND p.${column} IS NULL${sameIf ? ` AND ${sameIf}` : ''})`;
+        }
         const only = share.restoreIf ? ` AND ${share.restoreIf}` : '';
         const onConflict = share.skipExisting ? ' ON CONFLICT DO NOTHING' : '';
         return `i${i} AS (INSERT INTO ${share.table} OVERRIDING SYSTEM VALUE SELECT s.* FROM jsonb_populate_recordset(NULL::${share.table}, $${saved}::jsonb) s WHERE s.workspace_id = $1${only}${onConflict})`;

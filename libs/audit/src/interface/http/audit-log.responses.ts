@@ -23,7 +23,7 @@ export class AuditEntryResponse {
   @ApiProperty({ format: 'date-time' }) occurred_at!: string;
   @ApiProperty({ type: AuditActor }) actor!: AuditActor;
   @ApiProperty({ type: String, nullable: true, description: 'The `X-Request-Id` of the response to the change (a CLI command has its own)' }) request_id!: string | null;
-  @ApiProperty({ description: 'The event type (`record.updated`, ...) or the CLI command (`cli.token:create`)' }) action!: string;
+  @ApiProperty({ description: 'The event type (`record.updated`, ...), `activity-record.updated` (an activity record has no updated event), or the CLI command (`cli.token:create`)' }) action!: string;
   @ApiProperty({ type: AuditTarget }) target!: AuditTarget;
   @ApiProperty({
     type: 'object',
