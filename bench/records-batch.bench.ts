@@ -7,12 +7,21 @@
  * side), the physical limit. Then a record query filtered and sorted on `updated_at` timed at
  * growing sizes of the people object (generated rows, as records-query.bench.ts does).
  *
+ * The service runs in a process of its own (bench/service-process.ts), as it is deployed: the bench's
+ * client (building 1,000 operations, reading 1,000 records back) does not share its event loop.
+ * BENCH_IN_PROCESS=1 serves the imports from the bench's own process instead (the earlier set-up).
+ * The CPU time the service process and PostgreSQL's processes spend during the batch import is
+ * printed per 1,000 records, to say which of them limits it. BENCH_CPU_PROF=<dir> profiles the service;
+ * BENCH_PG_STATEMENTS=1 prints the import's top statements (pg_stat_statements).
+ *
  *   npm run bench:records-batch                           (BENCH_PEOPLE=100000, BENCH_SINGLE=2000)
  *   BENCH_PEOPLE=5000 BENCH_SINGLE=300 BENCH_SIZES=10000,50000 npm run bench:records-batch   (smoke run)
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { ContainerResolver } from '@workbase/schema';
 import { generatePeople } from './records-dataset';
+import { profileTop, startServiceProcess } from './service-process';
 import { appendResults, jsonClient, runBench } from './support';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
@@ -21,6 +30,42 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 1000);
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const IN_PROCESS = Boolean(process.env.BENCH_IN_PROCESS);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of every `postgres` process on the machine (the bench's cluster: the only one while it runs). */
+function postgresPids(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** CPU seconds of the postgres processes, counting those that end between two readings by remembering their last. */
+function postgresCpu(): { read(): number } {
+  const last = new Map<number, number>();
+  const read = () => {
+    for (const pid of postgresPids()) last.set(pid, Math.max(last.get(pid) ?? 0, cpuSeconds(pid)));
+    return [...last.values()].reduce((a, b) => a + b, 0);
+  };
+  return { read };
+}
 
 const person = (prefix: string, i: number, companies: readonly string[]) => ({
   email_addresses: [`${prefix}-${i}@import.example`],
@@ -28,9 +73,16 @@ const person = (prefix: string, i: number, companies: readonly string[]) => ({
   company: [{ target_object: 'companies', target_record_id: companies[i % companies.length] }],
 });
 
-runBench({ database: 'workbase_bench_records_batch', poolSize: 4 }, async (bench, pool) => {
-  const call = jsonClient(bench.baseUrl, bench.token);
+/** BENCH_PG_STATEMENTS=1: the embedded cluster loads pg_stat_statements, and the import's top statements by time are printed. */
+const PG_STATEMENTS = Boolean(process.env.BENCH_PG_STATEMENTS);
+
+runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : {} }, async (bench, pool) => {
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  // The imports' service: a process of its own (its own workspace and token), or the bench's app.
+  const service = IN_PROCESS ? null : await startServiceProcess(bench.url, {}, { cpuProfDir: CPU_PROF });
+  const served = service ?? { baseUrl: bench.baseUrl, token: bench.token, workspaceId: bench.workspaceId, pid: process.pid };
+  out(`service: ${service ? `its own process (${service.mode}), pid ${service.pid}` : 'in the bench process'}; node ${process.version}`);
+  const call = jsonClient(served.baseUrl, served.token);
 
   // Companies to reference, made in batches too.
   const companies: string[] = [];
@@ -49,6 +101,13 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4 }, async (bench
   // 2. Batch asserts, BATCH per request, CONCURRENCY requests in flight.
   let next = 0;
   let refused = 0;
+  if (PG_STATEMENTS) {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await pool.query('SELECT pg_stat_statements_reset()');
+  }
+  const pgCpu = postgresCpu();
+  const cpuBefore = { service: cpuSeconds(served.pid), postgres: pgCpu.read() };
+  const sampler = setInterval(() => pgCpu.read(), 200);
   start = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -63,11 +122,30 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4 }, async (bench
     }),
   );
   const batchSeconds = (performance.now() - start) / 1000;
+  clearInterval(sampler);
+  const cpu = { service: cpuSeconds(served.pid) - cpuBefore.service, postgres: pgCpu.read() - cpuBefore.postgres };
   const batchRate = PEOPLE / batchSeconds;
   out(`batch asserts: ${PEOPLE} in ${batchSeconds.toFixed(1)} s, ${batchRate.toFixed(0)} records/s (${refused} refused)`);
+  const perThousand = (seconds: number) => ((seconds / PEOPLE) * 1000 * 1000).toFixed(0);
+  out(
+    `CPU during the batch import, per 1,000 records: service process ${perThousand(cpu.service)} ms${service ? '' : ' (with the bench client in it)'}, ` +
+      `postgres ${perThousand(cpu.postgres)} ms; wall ${perThousand(batchSeconds)} ms`,
+  );
+
+  if (PG_STATEMENTS) {
+    const top = await pool.query<{ ms: string; calls: string; rows: string; query: string }>(
+      `SELECT round(total_exec_time)::text AS ms, calls::text, rows::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
+    );
+    out(['', 'top statements of the import by execution time (pg_stat_statements):', ...top.rows.map((r) => `${r.ms} ms, ${r.calls} calls, ${r.rows} rows: ${r.query}`)].join('\n'));
+  }
+  if (service) {
+    await service.close();
+    if (CPU_PROF) out(['', 'service CPU profile, top self time:', ...profileTop(CPU_PROF, 25)].join('\n'));
+  }
 
   // 3. The bare multi-row INSERT of the same rows into the same tables, 1,000 rows per statement.
-  const workspaceId = bench.workspaceId;
+  const workspaceId = served.workspaceId;
   const containers = bench.app.get(ContainerResolver);
   const people = await containers.objectWithAttributes(workspaceId, 'people');
   const attr = (slug: string) => people.attributes.find((a) => a.slug === slug)!.id;
@@ -113,11 +191,11 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4 }, async (bench
 
   // 4. A query filtered and sorted on updated_at as the people object grows.
   const pg = new Client({ connectionString: bench.url });
+  // A failure below closes the cluster under this client: its error is that failure's, not its own.
+  pg.on('error', () => undefined);
   await pg.connect();
   const query = { filter: { updated_at: { $gte: '2024-01-01T20:00:00Z', $lt: '2024-01-01T20:10:00Z' } }, sorts: [{ attribute: 'updated_at', direction: 'asc' }], limit: 100 };
   const scale: Array<{ size: number; p50: number }> = [];
-  const other = await call<{ data: { id: { workspace_id: string } } }>('GET', '/v2/objects/people');
-  void other;
   const dataset = await import('./support').then((m) => m.createBenchWorkspace(bench.app, 'scale'));
   const scaleCall = jsonClient(bench.baseUrl, dataset.token);
   const scalePeople = await containers.object(dataset.workspaceId, 'people');
@@ -156,8 +234,10 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4 }, async (bench
     `## Batch imports and updated_at (${date}, bench/records-batch.bench.ts)`,
     '',
     `${PEOPLE} people (email, name, a company reference among ${COMPANIES}) in one run, each figure side by side: batch asserts through ` +
-      `\`POST /v2/objects/people/records/batch\` (${BATCH} per request, ${CONCURRENCY} requests in flight, rate limits off), ${SINGLE} sequential single asserts ` +
+      `\`POST /v2/objects/people/records/batch\` (${BATCH} per request, ${CONCURRENCY} requests in flight, rate limits off, the service ${service ? 'in a process of its own' : 'in the bench process'}, Node ${process.version}), ${SINGLE} sequential single asserts ` +
       '(`PUT …/records?matching_attribute=email_addresses`, rate extrapolated), and a bare multi-row INSERT of the same rows into the same tables.',
+    '',
+    `CPU per 1,000 records during the import: the service process ${perThousand(cpu.service)} ms, PostgreSQL ${perThousand(cpu.postgres)} ms (wall ${perThousand(batchSeconds)} ms, 2 cores).`,
     '',
     '| path | records/s | ratio |',
     '|---|---|---|',
