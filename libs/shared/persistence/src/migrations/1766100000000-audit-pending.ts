@@ -1,10 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Audit entries are written into `audit_pending`, a narrow insert-only table with one index, and
- * the sealer moves them into `audit_log` once chained: a change pays one heap row and one
- * append-only btree entry for its audit entry instead of six index entries (and no foreign-key
- * check), and `audit_log` rows are inserted once, complete, instead of inserted and then updated
+ * Audit entries are written into `audit_pending`, a narrow insert-only table with two btrees, and
+ * the sealer moves them into `audit_log` once chained: a change pays one heap row and two btree
+ * entries, each at the right edge of its index or of the workspace's range, for its audit entry
+ * instead of five btree entries, a BRIN entry and a foreign-key check, and `audit_log` rows are inserted once, complete, instead of inserted and then updated
  * by the sealer (a non-HOT update that re-indexed every row and left a dead tuple).
  *
  * Measured on the activity-record create bench (bench/RESULTS.md, issue 31): the entry in
@@ -35,9 +35,10 @@ export class AuditPending1766100000000 implements MigrationInterface {
         target jsonb NOT NULL,
         changes jsonb,
         content_hash text NOT NULL,
-        -- The sealer's order: transactions behind the commit horizon, oldest first.
-        CONSTRAINT audit_pending_order PRIMARY KEY (tx_id, entry_no)
+        CONSTRAINT audit_pending_key PRIMARY KEY (workspace_id, tx_id, entry_no)
       )`);
+    // The sealer's order: transactions behind the commit horizon, oldest first, across workspaces.
+    await db.query(`CREATE INDEX audit_pending_order ON audit_pending (tx_id, entry_no)`);
     await db.query(`
       INSERT INTO audit_pending (entry_no, workspace_id, tx_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash)
       OVERRIDING SYSTEM VALUE
