@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentAmbientScope, runInAmbientScope } from './ambient-scope';
 
 /**
  * Who is behind a change beyond the event's `actor`: the token and its kind, the member it acts
@@ -22,14 +22,12 @@ export interface RequestContext {
   actor?: ActorDetail;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
-
 /** Runs `work` with `context` as the current request context (HTTP middleware, CLI commands). */
 export function runInRequestContext<T>(context: RequestContext, work: () => T): T {
-  return storage.run(context, work);
+  return runInAmbientScope({ request: context }, work);
 }
 
 /** The request context of the current request or command, if any (none in the worker). */
 export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
+  return currentAmbientScope()?.request as RequestContext | undefined;
 }

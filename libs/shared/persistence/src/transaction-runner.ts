@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { currentAmbientScope, runInAmbientScope } from './ambient-scope';
 import { INVALIDATIONS_CHANNEL } from './cache-invalidations';
 import { databaseAway, DatabaseUnavailableError } from './pg-errors';
 import { rowsOf } from './sql-rows';
@@ -27,7 +27,6 @@ type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
  */
 @Injectable()
 export class TransactionRunner {
-  private readonly current = new AsyncLocalStorage<EntityManager>();
   private readCommittedByDefault: Promise<boolean> | null = null;
 
   constructor(
@@ -44,7 +43,7 @@ export class TransactionRunner {
    * poolers such as PgBouncer refuse that parameter, and a pooled server connection is not ours.
    */
   async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
-    const outer = this.current.getStore();
+    const outer = this.current();
     if (outer) return work(outer);
     const level = isolation ?? 'READ COMMITTED';
     const explicitLevel = level === 'READ COMMITTED' && (await this.serverDefaultIsReadCommitted()) ? undefined : level;
@@ -67,7 +66,8 @@ export class TransactionRunner {
       // its caches before the change's request answers. One statement more per transaction, only
       // with DATABASE_DIRECT_URL.
       if (this.listenInEachTransaction) await runner.manager.query(`LISTEN ${INVALIDATIONS_CHANNEL}`);
-      const result = await this.current.run(runner.manager, () => work(runner.manager));
+      const open = new Map(currentAmbientScope()?.transactions ?? []).set(this, runner.manager);
+      const result = await runInAmbientScope({ transactions: open }, () => work(runner.manager));
       committing = true;
       await runner.commitTransaction();
       return result;
@@ -96,7 +96,7 @@ export class TransactionRunner {
 
   /** The transaction's manager inside `run`, the pool's outside it. */
   manager(): EntityManager {
-    return this.current.getStore() ?? this.dataSource.manager;
+    return this.current() ?? this.dataSource.manager;
   }
 
   /**
@@ -126,7 +126,12 @@ export class TransactionRunner {
   }
 
   inTransaction(): boolean {
-    return this.current.getStore() !== undefined;
+    return this.current() !== undefined;
+  }
+
+  /** This runner's transaction that the calling code runs in, if any. */
+  private current(): EntityManager | undefined {
+    return currentAmbientScope()?.transactions?.get(this) as EntityManager | undefined;
   }
 }
 
