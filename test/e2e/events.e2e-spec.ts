@@ -186,6 +186,34 @@ describe('change feed (GET /v2/events)', () => {
       expect(seen.map((e) => e.id.record_id)).toEqual([next]);
     });
 
+    it('waits, behind an older open transaction, for the first event at or after the instant, and never starts before it', async () => {
+      await feedReader(() => t, () => ws.token).until(hasAll);
+      const holder = new Client({ connectionString: t.database.url });
+      await holder.connect();
+      try {
+        // Held before `before` is written: neither it nor `after` is behind the horizon when the
+        // reader asks for `since`, so the server cannot yet tell where `since` begins.
+        await holder.query('BEGIN');
+        await holder.query('SELECT pg_current_xact_id()');
+        const before = await createRecord('people', { name: 'Before, Held' });
+        const since = new Date((await dbNow()).getTime() + 1);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const after = await createRecord('people', { name: 'After, Held' });
+        const reader = feedReader(() => t, () => ws.token, { since: since.toISOString() });
+        expect(await reader.catchUp()).toEqual([]);
+        // The pending instant travels in the (signed) cursor; once found, the cursor is a plain position.
+        const position = (cursor: string) => JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8')).p as Record<string, unknown>;
+        expect(position(reader.cursor!).since).toBe(since.toISOString());
+        await holder.query('ROLLBACK');
+        const events = await reader.until((read) => read.some((e) => e.id.record_id === after));
+        expect(events.some((e) => e.id.record_id === before)).toBe(false);
+        expect(events[0].id.record_id).toBe(after);
+        expect(position(reader.cursor!)).not.toHaveProperty('since');
+      } finally {
+        await holder.end();
+      }
+    });
+
     it('accepts RFC 3339 with an offset or lowercase t/z, and refuses anything else naming since', async () => {
       for (const since of ['2026-01-01T00:00:00Z', '2026-01-01t00:00:00z', '2026-01-01T01:00:00+01:00', '2026-01-01T00:00:00.123456Z']) {
         await get(`/v2/events?since=${encodeURIComponent(since)}`).expect(200);

@@ -58,20 +58,25 @@ export class EventFeedRepository {
   }
 
   /**
-   * Where a reader starting at `since` begins: just before the workspace's first event (feed
-   * order, behind the horizon) that occurred at or after it; when there is none yet, after its last
-   * event behind the horizon (whatever commits later comes after that); null for an empty feed.
-   * A walk of the workspace's events up to the first one (no index on `occurred_at`: every write
-   * would pay for it, and a reader asks for `since` once).
+   * Just before the workspace's first event after `after` (feed order, behind the horizon) that
+   * occurred at or after `since`; null when there is none yet. A walk of the workspace's events up
+   * to that one (no index on `occurred_at`: every write would pay for it, and a reader looks for
+   * `since` only until it has found it).
    */
-  async lastPositionBefore(workspaceId: string, since: Date): Promise<FeedPosition | null> {
+  async positionBeforeFirstSince(workspaceId: string, after: FeedPosition, since: Date): Promise<FeedPosition | null> {
     const [first] = await this.transactions.query<{ tx_id: string; id: string }>(
       `SELECT e.tx_id::text, (e.id - 1)::text AS id FROM event_outbox e
        WHERE ${AFTER_IN_WORKSPACE} AND e.occurred_at >= $4
        ORDER BY ${FEED_ORDER} LIMIT 1`,
-      [workspaceId, '0', '0', since],
+      [workspaceId, after.lastTxId, after.lastEventId, since],
     );
-    return first ? { lastTxId: first.tx_id, lastEventId: first.id } : this.lastPositionAfter(workspaceId, { lastTxId: '0', lastEventId: '0' });
+    return first ? { lastTxId: first.tx_id, lastEventId: first.id } : null;
+  }
+
+  /** The database's clock, which `occurred_at` is read from (at the start of the statement). */
+  async now(): Promise<Date> {
+    const [row] = await this.transactions.query<{ now: Date }>('SELECT statement_timestamp() AS now');
+    return row.now;
   }
 
   /** The workspace's last event after `after` and behind the horizon (any type); null when there is none. */

@@ -12,7 +12,7 @@ export class ListEventsQuery {
 
   @ApiPropertyOptional({
     example: '2026-11-27T10:00:00Z',
-    description: 'RFC 3339 instant: start at the first event (in feed order) that occurred at or after it. Not with `cursor`. Before the retention period: 410 `cursor_expired`.',
+    description: 'RFC 3339 instant: start at the first event (in feed order) that occurred at or after it (an instant still to come: at the first that occurs from now on). Until such an event is readable, pages are empty and `next_cursor` keeps waiting for it. Not with `cursor`. Before the retention period: 410 `cursor_expired`.',
   })
   @IsOptional()
   @IsString()

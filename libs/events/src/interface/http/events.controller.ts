@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiGoneResponse, ApiOkResponse, ApiOperation, Ap
 import { ApiErrorResponse, type AuthContext, CurrentAuth, CursorCodec, RequireAnyScope } from '@workbase/shared/http';
 import { EVENT_READ_SCOPES, readOffsetInstant, type Scope, ValidationError } from '@workbase/shared/kernel';
 import { EventFeedQuery, type FeedStart } from '../../application/event-feed.query';
-import { parseFeedPosition } from '../../domain/feed-position';
+import { feedCursorBody, parseFeedCursor } from '../../domain/feed-position';
 import { EVENTS_PAGE, ListEventsQuery } from './event.requests';
 import { EventFeedPageEnvelope } from './event.responses';
 
@@ -39,20 +39,20 @@ export class EventsController {
     const eventTypes = query.event_type ? [...new Set(query.event_type)].sort() : null;
     // Bound to the workspace and the types asked for; not to `limit`, which may change between pages.
     const binding = { workspace: auth.workspaceId, event_type: eventTypes ?? undefined };
-    let start: FeedStart = null;
+    let start: FeedStart = { after: null, since: null };
     if (query.cursor !== undefined) {
-      const after = parseFeedPosition(this.cursors.decode(CURSOR_KIND, binding, query.cursor));
-      if (!after) throw new ValidationError('cursor: the cursor is malformed.', { field: 'cursor' });
-      start = { after };
+      const cursor = parseFeedCursor(this.cursors.decode(CURSOR_KIND, binding, query.cursor));
+      if (!cursor) throw new ValidationError('cursor: the cursor is malformed.', { field: 'cursor' });
+      start = cursor;
     } else if (query.since !== undefined) {
       const since = readOffsetInstant(query.since);
       if (!(since instanceof Date)) throw new ValidationError(`since: must be an RFC 3339 instant with a zone offset, such as 2026-11-27T10:00:00Z (${since}: "${query.since}").`, { field: 'since' });
-      start = { since };
+      start = { after: null, since };
     }
     const page = await this.feed.page(auth.workspaceId, { start, eventTypes, scopes: auth.scopes, limit: query.limit ?? EVENTS_PAGE.default });
     return {
       data: page.events as unknown as EventFeedPageEnvelope['data'],
-      pagination: { next_cursor: this.cursors.encode(CURSOR_KIND, binding, { tx: page.next.lastTxId, id: page.next.lastEventId }) },
+      pagination: { next_cursor: this.cursors.encode(CURSOR_KIND, binding, feedCursorBody(page.next)) },
     };
   }
 }
