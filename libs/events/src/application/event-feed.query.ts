@@ -89,7 +89,8 @@ export class EventFeedQuery {
     }
     const last = rows.at(-1);
     let next = last ? { lastTxId: last.tx_id, lastEventId: last.id } : from;
-    if (filter && rows.length < limit) next = (await this.repository.lastPositionAfter(workspaceId, next)) ?? next;
+    // (A page still waiting for `since` is already there.)
+    if (filter && !waitingFor && rows.length < limit) next = (await this.repository.lastPositionAfter(workspaceId, next)) ?? next;
     return {
       events: rows.map((row) => Object.assign(wireEvent(row), { event_id: row.id, occurred_at: row.occurred_at.toISOString() })),
       next: { after: next, since: waitingFor },
