@@ -1,10 +1,9 @@
 import { CursorCodec } from '@workbase/shared/http';
 import { EVENT_TYPES, SCOPES } from '@workbase/shared/kernel';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { bearerRequests, expectEachRefused } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
-import { type FeedEvent, feedReader } from './events.helpers';
+import { type FeedEvent, feedReader, holdHorizon } from './events.helpers';
 
 describe('change feed (GET /v2/events)', () => {
   const t = useTestApp();
@@ -134,11 +133,8 @@ describe('change feed (GET /v2/events)', () => {
     const reader = feedReader(() => t, () => ws.token, { event_type: 'record.created' });
     await reader.until((events) => events.some((e) => e.id.record_id === personId));
     // An older transaction holds the horizon: it has an id (it wrote) and stays open.
-    const holder = new Client({ connectionString: t.database.url });
-    await holder.connect();
+    const horizon = await holdHorizon(t.database.url);
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_current_xact_id()');
       const behind = await createRecord('people', { name: 'Behind, Horizon' });
       // Committed, acknowledged, and not yet readable: a reader that saw it now could later miss
       // an event of the older transaction at a position before it.
@@ -146,12 +142,12 @@ describe('change feed (GET /v2/events)', () => {
         expect((await reader.catchUp()).filter((e) => e.id.record_id === behind)).toEqual([]);
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
-      await holder.query('ROLLBACK');
+      await horizon.release();
       // Then readable (within ~100 ms here; other suites' transactions on the cluster may add to it).
       const events = await reader.until((read) => read.some((e) => e.id.record_id === behind));
       expect(events.filter((e) => e.id.record_id === behind)).toHaveLength(1);
     } finally {
-      await holder.end();
+      await horizon.release();
     }
   });
 
@@ -188,29 +184,30 @@ describe('change feed (GET /v2/events)', () => {
 
     it('waits, behind an older open transaction, for the first event at or after the instant, and never starts before it', async () => {
       await feedReader(() => t, () => ws.token).until(hasAll);
-      const holder = new Client({ connectionString: t.database.url });
-      await holder.connect();
+      // Held before `before` is written: neither it nor `after` is behind the horizon when the
+      // reader asks for `since`, so the server cannot yet tell where `since` begins.
+      const horizon = await holdHorizon(t.database.url);
       try {
-        // Held before `before` is written: neither it nor `after` is behind the horizon when the
-        // reader asks for `since`, so the server cannot yet tell where `since` begins.
-        await holder.query('BEGIN');
-        await holder.query('SELECT pg_current_xact_id()');
         const before = await createRecord('people', { name: 'Before, Held' });
         const since = new Date((await dbNow()).getTime() + 1);
         await new Promise((resolve) => setTimeout(resolve, 5));
         const after = await createRecord('people', { name: 'After, Held' });
         const reader = feedReader(() => t, () => ws.token, { since: since.toISOString() });
+        const ofType = feedReader(() => t, () => ws.token, { since: since.toISOString(), event_type: 'record.created' });
         expect(await reader.catchUp()).toEqual([]);
-        // The pending instant travels in the (signed) cursor; once found, the cursor is a plain position.
-        const position = (cursor: string) => JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8')).p as Record<string, unknown>;
+        expect(await ofType.catchUp()).toEqual([]);
+        // The pending instant travels in the signed cursor; once found, the cursor is a plain position.
+        const position = (cursor: string) => t.app.get(CursorCodec, { strict: false }).decode('events', { workspace: ws.workspaceId, event_type: undefined }, cursor);
         expect(position(reader.cursor!).since).toBe(since.toISOString());
-        await holder.query('ROLLBACK');
+        await horizon.release();
         const events = await reader.until((read) => read.some((e) => e.id.record_id === after));
         expect(events.some((e) => e.id.record_id === before)).toBe(false);
         expect(events[0].id.record_id).toBe(after);
         expect(position(reader.cursor!)).not.toHaveProperty('since');
+        const typed = await ofType.until((read) => read.some((e) => e.id.record_id === after));
+        expect(typed.map((e) => e.id.record_id)).toEqual([after]);
       } finally {
-        await holder.end();
+        await horizon.release();
       }
     });
 

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { bearer } from '../support/requests';
 import type { TestApp } from '../support/test-app';
 
@@ -63,4 +64,28 @@ export function feedReader(t: () => TestApp, token: () => string, query: Record<
     },
   };
   return reader;
+}
+
+/**
+ * Holds the cluster's commit horizon: a transaction on its own connection that has taken an id
+ * (as one that wrote) and stays open until `release`, so no event committed meanwhile is readable.
+ */
+export async function holdHorizon(databaseUrl: string): Promise<{ release(): Promise<void> }> {
+  const holder = new Client({ connectionString: databaseUrl });
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_current_xact_id()');
+  } catch (error) {
+    await holder.end();
+    throw error;
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      await holder.query('ROLLBACK').finally(() => holder.end());
+    },
+  };
 }
