@@ -233,4 +233,48 @@ describe('batch creates and asserts written set-based (e2e)', () => {
       await racer.release();
     }
   });
+
+  it('goes one by one when another transaction deletes a linked record between the look-up and the links: its item refused as the single create refuses it, not a 500', async () => {
+    const company = async (name: string) => (await post('/v2/objects/companies/records', { data: { values: { name } } }).expect(200)).body.data.id.record_id as string;
+    const kept = await company('Kept Co');
+    const doomed = await company('Doomed Co');
+    const racer = t.app.get(DataSource).createQueryRunner();
+    await racer.connect();
+    try {
+      await racer.startTransaction();
+      await racer.query(`DELETE FROM records WHERE workspace_id = $1 AND id = $2`, [ws.workspaceId, doomed]);
+      const since = await lastEvent();
+      const pending = batch([
+        { op: 'create', data: person('kept@gone.test', 'Kept', kept) },
+        { op: 'create', data: person('doomed@gone.test', 'Doomed', doomed) },
+      ]).then((res) => res);
+      // The batch planned with the company still there, and now waits for its lock.
+      for (let waited = 0; ; waited += 20) {
+        const [{ waiting }] = await sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'`);
+        if (waiting > 0) break;
+        if (waited > 10_000) throw new Error('the batch never waited for the linked records\' locks');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await racer.commitTransaction();
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((item: Item) => item.status)).toEqual([200, 400]);
+      expect(res.body.data[1].error).toMatchObject({ code: 'value_not_found', message: expect.stringContaining(doomed) });
+      const people = await sql<{ value_text: string }>(
+        `SELECT v.value_text FROM record_values v JOIN attributes a ON a.workspace_id = v.workspace_id AND a.id = v.attribute_id AND a.api_slug = 'email_addresses'
+          WHERE v.workspace_id = $1 AND v.value_text LIKE '%@gone.test'`,
+        [ws.workspaceId],
+      );
+      expect(people).toEqual([{ value_text: 'kept@gone.test' }]);
+      expect(await team(ws.workspaceId, kept)).toEqual({ version: 2, team: ['kept@gone.test'] });
+      const events = await eventsSince(ws.workspaceId, since);
+      expect(events.map((e) => [e.event_type, e.entity_id.record_id])).toEqual([
+        ['record.updated', kept],
+        ['record.created', res.body.data[0].data.id.record_id],
+      ]);
+    } finally {
+      if (racer.isTransactionActive) await racer.rollbackTransaction();
+      await racer.release();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type DomainEvent, isUuid, newId } from '@workbase/shared/kernel';
-import { EventOutbox, pgError, TransactionRunner } from '@workbase/shared/persistence';
+import { pgError, TransactionRunner } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory, containerEvent, isPlainObject, type StoredValue } from '@workbase/schema';
 import type { BatchValues } from '../domain/batch-operations';
 import { defaultInputs } from '../domain/default-values';
@@ -52,9 +52,9 @@ interface PlannedCreate {
  * plans, unique claims, mirrored links); the unique values of all of them are looked up at once;
  * then the items that are independent of everything else — their unique values held by no
  * record and by no other item of the batch, their links multiselect on the other side — are
- * written together: one INSERT of records, values and claims, one lock and one version bump of
- * the records they link, one outbox insert of their events, in the order the single path records
- * them. An assert whose key a record holds is an update; items sharing a key depend on their
+ * written together: one INSERT of records, values and claims, then one lock of the records they
+ * link and one statement of their mirrored links, version bumps and events (outbox and audit), in
+ * the order the single path records them. An assert whose key a record holds is an update; items sharing a key depend on their
  * order; an item the planning refuses must be answered as the single endpoint would: those go
  * one by one through the single use cases (`sink.oneByOne`), in their place in the batch's order,
  * so the outcome is the one of applying every item in order.
@@ -67,7 +67,6 @@ export class BatchRecordWriter {
     private readonly values: ValueWriter,
     private readonly lookups: WriteLookupsFactory,
     private readonly store: RecordBatchRepository,
-    private readonly outbox: EventOutbox,
   ) {}
 
   async write(who: WriteScope, attributes: readonly Attribute[], items: readonly BatchCreateItem[], sink: BatchCreateSink): Promise<WrittenRecords> {
@@ -166,7 +165,7 @@ export class BatchRecordWriter {
     if (run.length === 0) return;
     // A value PostgreSQL refuses (out of its range) is one item's refusal: the single path names it.
     const inserted = await this.transactions.savepoint(() => this.insert(who, run)).catch((error: unknown) => {
-      if (error instanceof ClaimRaced || isRefusal(error)) return null;
+      if (error instanceof ChangedMeanwhile || isRefusal(error)) return null;
       throw error;
     });
     if (inserted) {
@@ -181,8 +180,9 @@ export class BatchRecordWriter {
   /**
    * The new records, their values and claims first; then the linked records, locked in id order
    * as the single path locks them, gain their mirrored links and versions, and the events follow
-   * in the single path's order (per item: the mirrored updates, then the created event). The
-   * linked records are locked last, so that concurrent batches linking the same records (an
+   * in the single path's order (per item: the mirrored updates, then the created event), in one
+   * statement. The linked records are locked last, and that statement (with its events' audit
+   * entries) is built before they are, so that concurrent batches linking the same records (an
    * import's companies) queue only for the short end of each other's transactions.
    */
   private async insert(who: WriteScope, run: readonly PlannedCreate[]): Promise<WrittenRecords> {
@@ -202,33 +202,36 @@ export class BatchRecordWriter {
       values,
       claims,
     );
-    if (claimed !== claims.length) throw new ClaimRaced();
+    if (claimed !== claims.length) throw new ChangedMeanwhile();
 
-    const linkedContainers = await this.store.lockRecords(
-      workspaceId,
-      run.flatMap((plan) => plan.links.map((link) => link.target)),
-    );
     const links: NewValueRow[] = [];
     const bumps = new Map<string, number>();
     const events: DomainEvent[] = [];
     for (const { recordId, links: mirrored } of run) {
       const changed = new Map<string, Set<string>>();
+      const reverses = new Map<string, string>();
       for (const { target, reverse, forward } of mirrored) {
         links.push({ recordId: target, attributeId: reverse.id, value: { key: recordId, ref: recordId, refType: forward.containerId } });
-        changed.set(target, (changed.get(target) ?? new Set()).add(reverse.id));
+        // As PostgreSQL spells the id (a reference may give it in capitals).
+        const id = target.toLowerCase();
+        changed.set(id, (changed.get(id) ?? new Set()).add(reverse.id));
+        reverses.set(id, reverse.containerId);
       }
       for (const [target, attributeIds] of changed) {
         bumps.set(target, (bumps.get(target) ?? 0) + 1);
-        const objectId = linkedContainers.get(target);
-        if (!objectId) continue;
+        // The reverse attribute is one of the linked record's object.
+        const objectId = reverses.get(target)!;
         for (const attributeId of attributeIds) {
           events.push({ eventType: 'record.updated', workspaceId, id: { workspace_id: workspaceId, object_id: objectId, record_id: target, attribute_id: attributeId }, actor: who.actor });
         }
       }
       events.push(containerEvent(container, 'created', who.actor, { recordId }));
     }
-    await this.store.openLinks(workspaceId, who.actor, links, bumps);
-    await this.outbox.record(...events);
+    const linked = this.store.linkStatement(workspaceId, who.actor, links, bumps, events);
+    const locked = await this.store.lockRecords(workspaceId, [...bumps.keys()]);
+    // A linked record deleted since the planning: the single path answers its 404.
+    if (locked.size !== bumps.size) throw new ChangedMeanwhile();
+    await this.store.run(linked);
     return { records, values: rows };
   }
 }
@@ -240,8 +243,8 @@ export function isRefusal(error: unknown): boolean {
   return failure !== null && (failure.isDataException || failure.isTransactionRollback);
 }
 
-/** A unique value claimed by another transaction between the batch's look-up and its insert. */
-class ClaimRaced extends Error {}
+/** A unique value claimed, or a linked record deleted, by another transaction between the batch's look-ups and its writes. */
+class ChangedMeanwhile extends Error {}
 
 function claimKey(attributeId: string, key: string): string {
   return `${attributeId}\u0000${key}`;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '@workbase/shared/kernel';
-import { TransactionRunner } from '@workbase/shared/persistence';
+import type { Actor, DomainEvent } from '@workbase/shared/kernel';
+import { OUTBOX_NOTIFY, recordedEvents, TransactionRunner } from '@workbase/shared/persistence';
 import type { StoredValue } from '@workbase/schema';
 import { type RawRecord, type RawValue, recordColumns, type RecordRow, selectValueColumns, toRecord, toValue, type ValueRowWithRecord } from './record.repository';
 
@@ -136,31 +136,46 @@ export class RecordBatchRepository {
   }
 
   /**
-   * Opens values on existing records (mirrored links), in the order given, and bumps the versions
-   * of the records they change (`times` each; `updated_at` is the transaction's time), in one statement.
+   * Opens values on existing records (mirrored links), in the order given, bumps the versions of
+   * the records they change (`times` each; `updated_at` is the transaction's time) and records the
+   * events of the change (outbox and audit entries), in one statement. The caller locks the
+   * linked records first (`lockRecords`); building the statement before that keeps the work in
+   * Node out of the time the locks are held.
    */
-  async openLinks(workspaceId: string, actor: Actor, values: readonly NewValueRow[], bumps: ReadonlyMap<string, number>): Promise<void> {
-    if (values.length === 0 && bumps.size === 0) return;
-    await this.transactions.query(
-      `WITH opened AS (
+  linkStatement(workspaceId: string, actor: Actor, values: readonly NewValueRow[], bumps: ReadonlyMap<string, number>, events: readonly DomainEvent[]): PreparedStatement {
+    const params: unknown[] = [
+      workspaceId,
+      JSON.stringify(actor),
+      values.map((row) => row.recordId),
+      values.map((row) => row.attributeId),
+      values.map((row) => row.value.ref ?? null),
+      values.map((row) => row.value.refType ?? null),
+      [...bumps.keys()],
+      [...bumps.values()],
+    ];
+    const recorded = events.length > 0 ? `, ${recordedEvents(events, params)}` : '';
+    return {
+      sql: `WITH opened AS (
          INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
          SELECT $1, v.record_id, v.attribute_id, now(), $2::jsonb, v.ref, v.ref_type
            FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[]) WITH ORDINALITY AS v(record_id, attribute_id, ref, ref_type, n)
           ORDER BY v.n),
        bumped AS (
          UPDATE records r SET version = r.version + b.n, updated_at = now()
-           FROM unnest($7::uuid[], $8::int[]) AS b(id, n) WHERE r.workspace_id = $1 AND r.id = b.id)
-       SELECT 1`,
-      [
-        workspaceId,
-        JSON.stringify(actor),
-        values.map((row) => row.recordId),
-        values.map((row) => row.attributeId),
-        values.map((row) => row.value.ref ?? null),
-        values.map((row) => row.value.refType ?? null),
-        [...bumps.keys()],
-        [...bumps.values()],
-      ],
-    );
+           FROM unnest($7::uuid[], $8::int[]) AS b(id, n) WHERE r.workspace_id = $1 AND r.id = b.id)${recorded}
+       SELECT ${events.length > 0 ? OUTBOX_NOTIFY : '1'}`,
+      params,
+    };
   }
+
+  /** Runs a statement built beforehand (`linkStatement`). */
+  async run(statement: PreparedStatement): Promise<void> {
+    await this.transactions.query(statement.sql, statement.params);
+  }
+}
+
+/** A statement built ahead of the moment it runs. */
+export interface PreparedStatement {
+  readonly sql: string;
+  readonly params: unknown[];
 }
