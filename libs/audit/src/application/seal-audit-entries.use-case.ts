@@ -25,7 +25,11 @@ export class SealAuditEntriesUseCase {
       const batch = await this.entries.entriesToSeal(SEAL_BATCH);
       if (batch.length === 0) return 0;
       const byWorkspace = new Map<string, EntryToSeal[]>();
-      for (const entry of batch) byWorkspace.set(entry.workspaceId, [...(byWorkspace.get(entry.workspaceId) ?? []), entry]);
+      for (const entry of batch) {
+        const entries = byWorkspace.get(entry.workspaceId);
+        if (entries) entries.push(entry);
+        else byWorkspace.set(entry.workspaceId, [entry]);
+      }
       const heads = await this.entries.lockHeads([...byWorkspace.keys()]);
       const seals: Seal[] = [];
       for (const [workspaceId, entries] of byWorkspace) {

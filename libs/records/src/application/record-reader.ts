@@ -100,7 +100,11 @@ export class RecordReader {
     workspaceSlug: string | undefined,
   ): RecordView[] {
     const byRecord = new Map<string, ValueRowWithRecord[]>();
-    for (const value of values) byRecord.set(value.recordId, [...(byRecord.get(value.recordId) ?? []), value]);
+    for (const value of values) {
+      const own = byRecord.get(value.recordId);
+      if (own) own.push(value);
+      else byRecord.set(value.recordId, [value]);
+    }
     const events = CONTAINER_EVENTS[container.kind];
     return records.map((record) => {
       const own = byRecord.get(record.id) ?? [];

@@ -26,13 +26,23 @@ export const AUDIT_GENESIS_HASH = '0'.repeat(64);
  * jsonb (which reorders keys) and the driver (which parses it back).
  */
 export function canonicalJson(value: unknown): string {
+  // Hand-rolled (no filter/map/join arrays): every audit entry is hashed on the write path.
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   // As JSON.stringify stores it (a Date as its ISO text).
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i] === undefined ? null : value[i]);
+    return `${out}]`;
+  }
   const object = value as Record<string, unknown>;
-  const keys = Object.keys(object).filter((key) => object[key] !== undefined).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`).join(',')}}`;
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  for (const key of keys) {
+    if (object[key] === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(object[key])}`;
+  }
+  return `${out}}`;
 }
 
 function sha256(text: string): string {
