@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { bearerRequests } from '../support/requests';
+import { bearer, bearerRequests } from '../support/requests';
 import { useTestApp, useWorkspace } from '../support/suite';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
@@ -149,6 +149,9 @@ describe('batch writes of records and entries (e2e)', () => {
       [{}, 'operations'],
       [{ operations: 'create' }, 'operations'],
       [{ operations: ops(1), atomic: 'yes' }, 'atomic'],
+      [{ operations: ops(1), atomc: true }, 'atomc'],
+      // The depth limit covers the operations, which the DTO takes without copying them.
+      [{ operations: [{ op: 'create', data: { values: { name: JSON.parse(`${'['.repeat(40)}"deep"${']'.repeat(40)}`) } } }] }, 'body'],
     ] as const) {
       const res = await post('/v2/objects/people/records/batch', body);
       expect([res.status, res.body.type]).toEqual([400, 'invalid_request_error']);
@@ -164,6 +167,16 @@ describe('batch writes of records and entries (e2e)', () => {
     const denied = await post('/v2/objects/people/records/batch', { operations: ops(1) }, reader);
     expect([denied.status, denied.body.message]).toEqual([403, expect.stringContaining('record_permission:read-write')]);
     expect(await footprint()).toEqual(before);
+  });
+
+  it('strips prototype keys from the operations, as from any body: nothing is polluted and the item is written without them', async () => {
+    const raw = `{"operations":[{"op":"create","data":{"values":{"email_addresses":["proto@batch.test"],"name":"Proto","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}}}]}`;
+    const res = await t.http().post('/v2/objects/people/records/batch').set(bearer(ws.token)).set('content-type', 'application/json').send(raw);
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].status).toBe(200);
+    expect(res.body.data[0].data.values.name[0].full_name).toBe('Proto');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
   });
 
   it('takes 1,000 operations', async () => {

@@ -8,14 +8,13 @@ import { MAX_NESTING_DEPTH, nestsDeeperThan, ValidationError } from '@workbase/s
  */
 class DepthLimitedValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if ((metadata.type === 'body' || metadata.type === 'query') && nestsDeeperThan(value, MAX_NESTING_DEPTH)) {
-      throw new ValidationError(`The request ${metadata.type} must not nest arrays and objects deeper than ${MAX_NESTING_DEPTH} levels.`, {
-        field: metadata.data ?? metadata.type,
-        max_depth: MAX_NESTING_DEPTH,
-      });
-    }
+    if ((metadata.type === 'body' || metadata.type === 'query') && nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw tooDeep(metadata.type, metadata.data ?? metadata.type);
     return super.transform(value, metadata);
   }
+}
+
+function tooDeep(part: 'body' | 'query', field: string): ValidationError {
+  return new ValidationError(`The request ${part} must not nest arrays and objects deeper than ${MAX_NESTING_DEPTH} levels.`, { field, max_depth: MAX_NESTING_DEPTH });
 }
 
 /**
@@ -76,4 +75,38 @@ const bodyPipe = createValidationPipe();
  */
 export async function validatedBody<T>(type: new () => T, body: unknown): Promise<T> {
   return (await bodyPipe.transform(body ?? {}, { type: 'body', metatype: type })) as T;
+}
+
+/**
+ * `validatedBody` for a batch, whose DTO's rules on `operations` are about the array only (given,
+ * an array, 1 to N items) and whose items the batch validates one by one: those rules are checked
+ * on a stand-in of the same length (capped one past `maxOperations`, so a sparse array's length
+ * allocates nothing), and class-transformer does not copy a 1,000-operation body whole. The items
+ * of a body that passed are stripped of prototype keys in place, as the pipe strips every body.
+ */
+export async function validatedBatchBody<T extends { operations: unknown[] }>(type: new () => T, body: unknown, maxOperations: number): Promise<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray((body as { operations?: unknown }).operations)) return validatedBody(type, body);
+  // The depth limit is the pipe's first check, before anything recurses into the body.
+  if (nestsDeeperThan(body, MAX_NESTING_DEPTH)) throw tooDeep('body', 'body');
+  const { operations } = body as { operations: unknown[] };
+  const validated = await validatedBody(type, { ...body, operations: new Array<null>(Math.min(operations.length, maxOperations + 1)).fill(null) });
+  stripPrototypeKeys(operations);
+  validated.operations = operations;
+  return validated;
+}
+
+/** Deletes `__proto__`, `prototype` and `constructor` keys throughout a parsed JSON value, as Nest's pipe does. */
+function stripPrototypeKeys(value: unknown): void {
+  const stack = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      for (const item of current) stack.push(item);
+      continue;
+    }
+    const object = current as Record<string, unknown>;
+    for (const key of ['__proto__', 'prototype', 'constructor']) Reflect.deleteProperty(object, key);
+    for (const key of Object.keys(object)) stack.push(object[key]);
+  }
 }

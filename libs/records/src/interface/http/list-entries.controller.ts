@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, UsePipes } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation, validatedBody } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, RejectNulPipe, type ResolvesPathIds, ScopedOperation, validatedBatchBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { NotFoundError, SCOPES } from '@workbase/shared/kernel';
 import { ContainerResolver } from '@workbase/schema';
@@ -8,6 +8,7 @@ import { EntryService } from '../../application/entry.service';
 import { DeleteRecordUseCase } from '../../application/delete-record.use-case';
 import { EntryCreateRequest, EntryUpdateRequest } from './entry.requests';
 import { EntryBatchRequest } from './batch.requests';
+import { BATCH_MAX_OPERATIONS } from '../../domain/batch-operations';
 import { EntryBatchEnvelope, toBatchItems } from './batch.responses';
 import { WriteBatchUseCase } from '../../application/write-batch.use-case';
 import { EntryEnvelope, EntryListEnvelope, toEntryResponse } from './entry.responses';
@@ -67,7 +68,7 @@ export class ListEntriesController implements ResolvesPathIds {
   @ApiBody({ type: EntryBatchRequest })
   async batch(@CurrentAuth() auth: AuthContext, @Param('list') list: string, @Body() raw: unknown): Promise<EntryBatchEnvelope> {
     const { container, parentObjectSlug } = await this.containers.listWithAttributes(auth.workspaceId, list);
-    const body = await validatedBody(EntryBatchRequest, raw);
+    const body = await validatedBatchBody(EntryBatchRequest, raw, BATCH_MAX_OPERATIONS);
     const results = await this.batches.execute(writeScope(auth, container), 'entries', body.operations, { atomic: body.atomic ?? false });
     return { data: toBatchItems(results, (view) => toEntryResponse({ view, parentObjectSlug })) };
   }

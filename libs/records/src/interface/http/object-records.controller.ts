@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Put, Query, UsePipes } from '@nestjs/common';
 import { ContainerResolver } from '@workbase/schema';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, recordIdPipe, RejectNulPipe, type ResolvesPathIds, RouteRateLimit, ScopedOperation, validatedBody } from '@workbase/shared/http';
+import { type AuthContext, CurrentAuth, EmptyResponse, type PathParams, recordIdPipe, RejectNulPipe, type ResolvesPathIds, RouteRateLimit, ScopedOperation, validatedBatchBody, validatedBody } from '@workbase/shared/http';
 import { writeScope } from '../../domain/write-scope';
 import { SCOPES } from '@workbase/shared/kernel';
 import { AssertRecordUseCase } from '../../application/assert-record.use-case';
@@ -12,6 +12,7 @@ import { UpdateRecordUseCase } from '../../application/update-record.use-case';
 import { RecordQueryService } from '../../application/query/record-query.service';
 import { AssertQuery, MergeRecordsRequest, ViewableQueryRequest, RecordWriteRequest, ValuesQuery } from './record.requests';
 import { RecordBatchRequest } from './batch.requests';
+import { BATCH_MAX_OPERATIONS } from '../../domain/batch-operations';
 import { RecordBatchEnvelope, toBatchItems } from './batch.responses';
 import { WriteBatchUseCase } from '../../application/write-batch.use-case';
 import { MergeRecordsUseCase } from '../../application/merge-records.use-case';
@@ -79,7 +80,7 @@ export class ObjectRecordsController implements ResolvesPathIds {
   @ApiBody({ type: RecordBatchRequest })
   async batch(@CurrentAuth() auth: AuthContext, @Param('object') object: string, @Body() raw: unknown): Promise<RecordBatchEnvelope> {
     const container = await this.containers.object(auth.workspaceId, object);
-    const body = await validatedBody(RecordBatchRequest, raw);
+    const body = await validatedBatchBody(RecordBatchRequest, raw, BATCH_MAX_OPERATIONS);
     const results = await this.batches.execute(writeScope(auth, container), 'records', body.operations, { atomic: body.atomic ?? false, workspaceSlug: await this.records.workspaceSlug(container) });
     return { data: toBatchItems(results, toRecordResponse) };
   }
