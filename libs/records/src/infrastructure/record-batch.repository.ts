@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Actor, DomainEvent } from '@workbase/shared/kernel';
 import { OUTBOX_NOTIFY, recordedEvents, TransactionRunner } from '@workbase/shared/persistence';
 import type { StoredValue } from '@workbase/schema';
-import { type RawRecord, type RawValue, recordColumns, type RecordRow, selectValueColumns, toRecord, toValue, type ValueRowWithRecord } from './record.repository';
+import { type RecordRow, toRecord, type ValueRowWithRecord } from './record.repository';
+import { asJsonb, isoNanos } from './sql';
 
 /** One value row to open: of a new record, or a mirrored link on another record. */
 export interface NewValueRow {
@@ -77,7 +78,9 @@ export class RecordBatchRepository {
    * unique claims, in one statement. A claim another transaction made meanwhile is not taken:
    * answers how many claims were, so the caller can undo the statement when one is missing. Also
    * answers the new records and their values as `findRecordsByIds` and `currentValuesForRead`
-   * read them back (values in record, attribute, id order), so a response needs no second read.
+   * read them back, built from the rows given and the transaction's time and actor as PostgreSQL
+   * spells them (no RETURNING of thousands of rows to aggregate, send and parse): values in the
+   * order given, which keeps each record's values of one attribute in id order.
    */
   async insertRecords(
     workspaceId: string,
@@ -88,25 +91,24 @@ export class RecordBatchRepository {
     claims: readonly UniqueClaim[],
   ): Promise<{ claimed: number; records: RecordRow[]; values: ValueRowWithRecord[] }> {
     const column = <T>(pick: (value: StoredValue) => T | undefined | null) => values.map((row) => pick(row.value) ?? null);
-    const [row] = await this.transactions.query<{ claimed: string; records: RawRecord[] | null; values: Array<Omit<RawValue, 'value_timestamp'> & { value_timestamp: string | null }> | null }>(
+    const json = values.map((row) => (row.value.json ? JSON.stringify(row.value.json) : null));
+    const [row] = await this.transactions.query<{ claimed: string; now: string; actor: Actor; version: string }>(
       `WITH recs AS (
          INSERT INTO records (workspace_id, id, container_id, created_by, created_at, updated_at)
          SELECT $1, id, $2, $3::jsonb, now(), now() FROM unnest($4::uuid[]) AS r(id)
-         RETURNING ${recordColumns('records')}),
+         RETURNING version),
        vals AS (
          INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by,
              value_text, value_number, value_bool, value_date, value_timestamp, value_ref, value_ref_type, value_json)
          SELECT $1, v.record_id, v.attribute_id, now(), $3::jsonb, v.t, v.num, v.b, v.d, v.ts, v.ref, v.ref_type, v.j::jsonb
            FROM unnest($5::uuid[], $6::uuid[], $7::text[], $8::numeric[], $9::boolean[], $10::date[], $11::timestamptz[], $12::uuid[], $13::text[], $14::text[])
                 WITH ORDINALITY AS v(record_id, attribute_id, t, num, b, d, ts, ref, ref_type, j, n)
-          ORDER BY v.n
-         RETURNING id AS sort_id, ${selectValueColumns('')}),
+          ORDER BY v.n),
        claims AS (
          INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id)
          SELECT $1, c.attribute_id, c.value_key, c.record_id FROM unnest($15::uuid[], $16::text[], $17::uuid[]) AS c(attribute_id, value_key, record_id)
          ON CONFLICT DO NOTHING RETURNING 1)
-       SELECT (SELECT count(*) FROM claims) AS claimed, (SELECT json_agg(recs) FROM recs) AS records,
-              (SELECT json_agg(vals ORDER BY vals.record_id, vals.attribute_id, vals.sort_id) FROM vals WHERE vals.record_id = ANY ($4::uuid[])) AS values`,
+       SELECT (SELECT count(*) FROM claims) AS claimed, ${isoNanos('now()')} AS now, $3::jsonb AS actor, (SELECT version FROM recs LIMIT 1) AS version`,
       [
         workspaceId,
         containerId,
@@ -121,18 +123,42 @@ export class RecordBatchRepository {
         column((v) => v.timestamp),
         column((v) => v.ref),
         column((v) => v.refType),
-        column((v) => (v.json ? JSON.stringify(v.json) : null)),
+        json,
         claims.map((c) => c.attributeId),
         claims.map((c) => c.key),
         claims.map((c) => c.recordId),
       ],
     );
-    return {
-      claimed: Number(row.claimed),
-      records: (row.records ?? []).map(toRecord),
-      // JSON carries the timestamp as text, where the driver would have parsed it.
-      values: (row.values ?? []).map((value) => toValue({ ...value, value_timestamp: value.value_timestamp === null ? null : new Date(value.value_timestamp) })),
-    };
+    const own = new Set(recordIds);
+    const records = recordIds.map((id) =>
+      toRecord({ id, container_id: containerId, parent_record_id: null, created_at: row.now, updated_at: row.now, created_by: row.actor, version: row.version }),
+    );
+    const activeFrom = new Date(row.now);
+    const rows: ValueRowWithRecord[] = [];
+    values.forEach(({ recordId, attributeId, value }, i) => {
+      if (!own.has(recordId)) return;
+      rows.push({
+        id: '',
+        key: '',
+        recordId,
+        attributeId,
+        activeFrom,
+        activeUntil: null,
+        activeFromText: row.now,
+        activeUntilText: null,
+        createdBy: row.actor,
+        text: value.text ?? null,
+        number: value.number ?? null,
+        bool: value.bool ?? null,
+        date: value.date ?? null,
+        // The planned text (microseconds); the codecs answer a timestamp from its JSON.
+        timestamp: value.timestamp ?? null,
+        ref: value.ref ?? null,
+        refType: value.refType ?? null,
+        json: json[i] === null ? null : asJsonb(JSON.parse(json[i]!) as Record<string, unknown>),
+      });
+    });
+    return { claimed: Number(row.claimed), records, values: rows };
   }
 
   /**
