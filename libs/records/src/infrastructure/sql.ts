@@ -11,9 +11,24 @@ export function isoNanos(column: string): string {
 export function asJsonb<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item: unknown) => asJsonb(item)) as T;
-  const keys = Object.keys(value).map((key) => ({ key, bytes: Buffer.from(key, 'utf8') }));
-  keys.sort((a, b) => a.bytes.length - b.bytes.length || Buffer.compare(a.bytes, b.bytes));
+  const keys = Object.keys(value);
   const ordered: Record<string, unknown> = {};
-  for (const { key } of keys) ordered[key] = asJsonb((value as Record<string, unknown>)[key]);
+  for (const key of jsonbKeyOrder(keys)) ordered[key] = asJsonb((value as Record<string, unknown>)[key]);
   return ordered as T;
+}
+
+/** The values of one type share their keys: each set of keys is ordered once. */
+const keyOrders = new Map<string, readonly string[]>();
+
+function jsonbKeyOrder(keys: readonly string[]): readonly string[] {
+  const signature = keys.join('\u0000');
+  let order = keyOrders.get(signature);
+  if (!order) {
+    const bytes = keys.map((key) => ({ key, bytes: Buffer.from(key, 'utf8') }));
+    bytes.sort((a, b) => a.bytes.length - b.bytes.length || Buffer.compare(a.bytes, b.bytes));
+    order = bytes.map(({ key }) => key);
+    // Keys are the codecs' own; a bound keeps a stream of odd key sets from growing the map for ever.
+    if (keyOrders.size < 1000) keyOrders.set(signature, order);
+  }
+  return order;
 }

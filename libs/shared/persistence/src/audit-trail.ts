@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { auditContentHash, type DomainEvent } from '@workbase/shared/kernel';
 import { currentRequestContext } from './request-context';
 import { TransactionRunner } from './transaction-runner';
+import { unnestRows } from './unnest-rows';
 
 /**
  * The audit log is written beside the event outbox, in the same statement, so that an entry
@@ -115,13 +116,9 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
   const types = ['uuid', 'uuid', 'timestamptz', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'text'];
   const o = params.length;
   if (rows.length > MANY_ENTRIES) {
-    // As the outbox does for many events: twelve arrays instead of twelve parameters per entry,
-    // which would cross PostgreSQL's 65,535 parameters at ~5,400 entries (a large batch).
-    types.forEach((_, column) => params.push(rows.map((row) => row[column])));
-    const arrays = types.map((type, column) => `$${o + column + 1}::${type === 'jsonb' ? 'text' : type}[]`).join(', ');
-    const picked = types.map((type, column) => `e.c${column}${type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
-    const names = types.map((_, column) => `c${column}`).join(', ');
-    return `INSERT INTO audit_pending (${columns}) SELECT ${picked} FROM unnest(${arrays}) WITH ORDINALITY AS e(${names}, n) ORDER BY e.n`;
+    // As the outbox does for many events: arrays instead of twelve parameters per entry, which
+    // would cross PostgreSQL's 65,535 parameters at ~5,400 entries (a large batch).
+    return `INSERT INTO audit_pending (${columns}) ${unnestRows(types.map((type, column) => ({ type, values: rows.map((row) => row[column]) })), params)}`;
   }
   const values = rows.map((row, index) => {
     const base = o + index * types.length;

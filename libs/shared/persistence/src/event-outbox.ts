@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { auditEntriesOf, auditInsert } from './audit-trail';
 import { TransactionRunner } from './transaction-runner';
+import { unnestRows } from './unnest-rows';
 
 /** Notified (at commit) by every transaction that recorded events: new events are committed. */
 export const OUTBOX_CHANNEL = 'workbase_outbox';
@@ -56,20 +57,19 @@ export function outboxInsert(events: readonly DomainEvent[], params: unknown[]):
 /** From this many events on, `record` binds them as arrays. */
 const MANY_EVENTS = 50;
 
-/** `outboxInsert` with the events bound as five arrays, inserted in the order given (the outbox's id order). */
+/** `outboxInsert` with the events bound as arrays (`unnestRows`), inserted in the order given (the outbox's id order). */
 export function outboxInsertMany(events: readonly DomainEvent[], params: unknown[]): string {
-  const o = params.length;
-  params.push(
-    events.map((event) => event.workspaceId),
-    events.map((event) => event.eventType),
-    events.map((event) => JSON.stringify(event.id)),
-    events.map((event) => JSON.stringify(event.actor)),
-    events.map((event) => JSON.stringify(event.payload ?? {})),
+  const rows = unnestRows(
+    [
+      { type: 'uuid', values: events.map((event) => event.workspaceId) },
+      { type: 'text', values: events.map((event) => event.eventType) },
+      { type: 'jsonb', values: events.map((event) => JSON.stringify(event.id)) },
+      { type: 'jsonb', values: events.map((event) => JSON.stringify(event.actor)) },
+      { type: 'jsonb', values: events.map((event) => JSON.stringify(event.payload ?? {})) },
+    ],
+    params,
   );
-  return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload)
-    SELECT e.workspace_id, e.event_type, e.entity_id::jsonb, e.actor::jsonb, e.payload::jsonb
-      FROM unnest($${o + 1}::uuid[], $${o + 2}::text[], $${o + 3}::text[], $${o + 4}::text[], $${o + 5}::text[]) WITH ORDINALITY AS e(workspace_id, event_type, entity_id, actor, payload, n)
-     ORDER BY e.n`;
+  return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) ${rows}`;
 }
 
 /**
