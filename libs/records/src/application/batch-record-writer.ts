@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type DomainEvent, isUuid, newId } from '@workbase/shared/kernel';
-import { pgError, TransactionRunner } from '@workbase/shared/persistence';
+import { pgError, TransactionRunner, violatedUniqueConstraint } from '@workbase/shared/persistence';
 import { type Attribute, AttributeDirectory, containerEvent, isPlainObject, type StoredValue } from '@workbase/schema';
 import type { BatchValues } from '../domain/batch-operations';
 import { defaultInputs } from '../domain/default-values';
@@ -165,7 +165,7 @@ export class BatchRecordWriter {
     if (run.length === 0) return;
     // A value PostgreSQL refuses (out of its range) is one item's refusal: the single path names it.
     const inserted = await this.transactions.savepoint(() => this.insert(who, run)).catch((error: unknown) => {
-      if (error instanceof ChangedMeanwhile || isRefusal(error)) return null;
+      if (error instanceof ChangedMeanwhile || violatedUniqueConstraint(error) === 'unique_values_pkey' || isRefusal(error)) return null;
       throw error;
     });
     if (inserted) {
@@ -194,7 +194,7 @@ export class BatchRecordWriter {
       for (const { attribute, open } of plans) for (const value of open) values.push({ recordId, attributeId: attribute.id, value });
       for (const { attribute, key } of own) claims.push({ attributeId: attribute.id, key, recordId });
     }
-    const { claimed, records, values: rows } = await this.store.insertRecords(
+    const { records, values: rows } = await this.store.insertRecords(
       workspaceId,
       container.id,
       who.actor,
@@ -202,7 +202,6 @@ export class BatchRecordWriter {
       values,
       claims,
     );
-    if (claimed !== claims.length) throw new ChangedMeanwhile();
 
     const links: NewValueRow[] = [];
     const bumps = new Map<string, number>();
