@@ -3,7 +3,7 @@ import { TransactionRunner } from '@workbase/shared/persistence';
 import { type EntryToSeal, GENESIS, type Seal, sealAfter } from '../domain/audit-chain';
 import { AuditLogRepository } from '../infrastructure/audit-log.repository';
 
-const SEAL_BATCH = 500;
+const SEAL_BATCH = 2000;
 
 /**
  * Links committed audit entries into their workspaces' chains, one batch per transaction: the
