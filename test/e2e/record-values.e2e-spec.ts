@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { createObjectOfEveryType } from '../support/every-type';
 import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
@@ -12,10 +13,6 @@ describe('attribute value formats', () => {
   let companyId: string;
 
   const as = () => ({ Authorization: `Bearer ${ws.token}` });
-  const attribute = (api_slug: string, type: string, extra: Record<string, unknown> = {}) =>
-    t.http().post('/v2/objects/specimens/attributes').set(as())
-      .send({ data: { title: api_slug, api_slug, type, is_required: false, is_unique: false, is_multiselect: false, config: {}, ...extra } })
-      .expect(200);
   const write = (values: Record<string, unknown>, method: 'patch' | 'put' = 'patch') =>
     t.http()[method](`/v2/objects/specimens/records/${recordId}`).set(as()).send({ data: { values } });
   const current = async (slug: string) =>
@@ -39,29 +36,7 @@ describe('attribute value formats', () => {
   }
 
   beforeAll(async () => {
-    await t.http().post('/v2/objects').set(as()).send({ data: { api_slug: 'specimens', singular_noun: 'Specimen', plural_noun: 'Specimens' } }).expect(200);
-    await attribute('text', 'text');
-    await attribute('number', 'number');
-    await attribute('checkbox', 'checkbox');
-    await attribute('money', 'currency', { config: { currency: { default_currency_code: 'EUR', display_type: 'symbol' } } });
-    await attribute('date', 'date');
-    await attribute('timestamp', 'timestamp');
-    await attribute('rating', 'rating');
-    await attribute('status', 'status');
-    await attribute('select', 'select');
-    await attribute('tags', 'select', { is_multiselect: true });
-    await attribute('company', 'record-reference', { config: { record_reference: { allowed_objects: ['companies'] } } });
-    await attribute('owner', 'actor-reference');
-    await attribute('location', 'location');
-    await attribute('domain', 'domain');
-    await attribute('email', 'email-address');
-    await attribute('phone', 'phone-number');
-    await attribute('emails', 'email-address', { is_multiselect: true });
-    for (const title of ['Red', 'Green', 'Blue']) {
-      await t.http().post('/v2/objects/specimens/attributes/select/options').set(as()).send({ data: { title } }).expect(200);
-      await t.http().post('/v2/objects/specimens/attributes/tags/options').set(as()).send({ data: { title } }).expect(200);
-    }
-    await t.http().post('/v2/objects/specimens/attributes/status/statuses').set(as()).send({ data: { title: 'Open' } }).expect(200);
+    await createObjectOfEveryType(t, ws.token, 'specimens');
     recordId = (await t.http().post('/v2/objects/specimens/records').set(as()).send({ data: { values: {} } }).expect(200)).body.data.id.record_id;
     companyId = (await t.http().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'Initech', domains: ['initech.com'] } } }).expect(200)).body.data.id.record_id;
   });

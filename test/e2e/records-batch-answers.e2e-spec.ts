@@ -1,3 +1,4 @@
+import { createObjectOfEveryType } from '../support/every-type';
 import { useTestApp, useWorkspace } from '../support/suite';
 
 /**
@@ -13,36 +14,22 @@ describe('batch answers are the records as a read gives them (e2e)', () => {
   let companyId: string;
 
   const as = () => ({ Authorization: `Bearer ${ws.token}` });
-  const attribute = (api_slug: string, type: string, extra: Record<string, unknown> = {}) =>
-    t.http().post('/v2/objects/gadgets/attributes').set(as())
-      .send({ data: { title: api_slug, api_slug, type, is_required: false, is_unique: false, is_multiselect: false, config: {}, ...extra } })
-      .expect(200);
+  /** Each batch item's answer must be what GET answers for its record, to the byte. */
+  const expectAnswersAsRead = async (object: string, items: ReadonlyArray<{ status: number; error?: unknown; data: { id: { record_id: string } } }>, count: number) => {
+    expect(items.map((item) => item.error ?? item.status)).toEqual(Array.from({ length: count }, () => 200));
+    for (const item of items) {
+      const read = await t.http().get(`/v2/objects/${object}/records/${item.data.id.record_id}`).set(as()).expect(200);
+      expect(item.data).toEqual(read.body.data);
+      // The wire form too, key order included (jsonb's, in the composite values and the actors).
+      expect(JSON.stringify(item.data)).toBe(JSON.stringify(read.body.data));
+    }
+  };
 
   beforeAll(async () => {
-    await t.http().post('/v2/objects').set(as()).send({ data: { api_slug: 'gadgets', singular_noun: 'Gadget', plural_noun: 'Gadgets' } }).expect(200);
-    await attribute('text', 'text');
-    await attribute('serial', 'text', { is_unique: true });
-    await attribute('number', 'number');
-    await attribute('checkbox', 'checkbox');
-    await attribute('money', 'currency', { config: { currency: { default_currency_code: 'EUR', display_type: 'symbol' } } });
-    await attribute('date', 'date');
-    await attribute('timestamp', 'timestamp');
-    await attribute('rating', 'rating');
-    await attribute('status', 'status');
-    await attribute('select', 'select');
-    await attribute('tags', 'select', { is_multiselect: true });
-    await attribute('company', 'record-reference', { config: { record_reference: { allowed_objects: ['companies'] } } });
-    await attribute('owner', 'actor-reference');
-    await attribute('location', 'location');
-    await attribute('domain', 'domain');
-    await attribute('email', 'email-address');
-    await attribute('phone', 'phone-number');
-    await attribute('emails', 'email-address', { is_multiselect: true });
-    for (const title of ['Red', 'Green', 'Blue']) {
-      await t.http().post('/v2/objects/gadgets/attributes/select/options').set(as()).send({ data: { title } }).expect(200);
-      await t.http().post('/v2/objects/gadgets/attributes/tags/options').set(as()).send({ data: { title } }).expect(200);
-    }
-    await t.http().post('/v2/objects/gadgets/attributes/status/statuses').set(as()).send({ data: { title: 'Open' } }).expect(200);
+    await createObjectOfEveryType(t, ws.token, 'gadgets');
+    await t.http().post('/v2/objects/gadgets/attributes').set(as())
+      .send({ data: { title: 'Serial', api_slug: 'serial', type: 'text', is_required: false, is_unique: true, is_multiselect: false, config: {} } })
+      .expect(200);
     companyId = (await t.http().post('/v2/objects/companies/records').set(as()).send({ data: { values: { name: 'Initech', domains: ['initech.com'] } } }).expect(200)).body.data.id.record_id;
   });
 
@@ -63,13 +50,7 @@ describe('batch answers are the records as a read gives them (e2e)', () => {
     const res = await t.http().post('/v2/objects/gadgets/records/batch').set(as())
       .send({ operations: gadgets.map((values, i) => (i % 2 === 0 ? { op: 'create', data: { values } } : { op: 'assert', matching_attribute: 'serial', data: { values } })) })
       .expect(200);
-    expect(res.body.data.map((item: { status: number; error?: unknown }) => item.error ?? item.status)).toEqual(gadgets.map(() => 200));
-    for (const item of res.body.data as Array<{ data: { id: { record_id: string } } }>) {
-      const read = await t.http().get(`/v2/objects/gadgets/records/${item.data.id.record_id}`).set(as()).expect(200);
-      expect(item.data).toEqual(read.body.data);
-      // The wire form too, key order included (jsonb's, in the composite values and the actors).
-      expect(JSON.stringify(item.data)).toBe(JSON.stringify(read.body.data));
-    }
+    await expectAnswersAsRead('gadgets', res.body.data, gadgets.length);
   });
 
   it('answers people, names given as text or parts, as GET answers them', async () => {
@@ -81,11 +62,6 @@ describe('batch answers are the records as a read gives them (e2e)', () => {
     const res = await t.http().post('/v2/objects/people/records/batch').set(as())
       .send({ operations: people.map((values) => ({ op: 'assert', matching_attribute: 'email_addresses', data: { values } })) })
       .expect(200);
-    expect(res.body.data.map((item: { status: number; error?: unknown }) => item.error ?? item.status)).toEqual(people.map(() => 200));
-    for (const item of res.body.data as Array<{ data: { id: { record_id: string } } }>) {
-      const read = await t.http().get(`/v2/objects/people/records/${item.data.id.record_id}`).set(as()).expect(200);
-      expect(item.data).toEqual(read.body.data);
-      expect(JSON.stringify(item.data)).toBe(JSON.stringify(read.body.data));
-    }
+    await expectAnswersAsRead('people', res.body.data, people.length);
   });
 });
