@@ -46,6 +46,12 @@ describe('batch answers are the records as a read gives them (e2e)', () => {
       { serial: 'SN-3', number: -0, money: 4200, timestamp: '0050-03-01T10:00:00Z', date: '0050-03-01T23:00:00-02:00', text: 'ünïcödé \u2028 "quoted"' },
       { serial: 'SN-4', number: 123456789.123456, company: [{ target_object: 'companies', domains: [{ domain: 'initech.com' }] }], tags: [] },
       { serial: 'SN-5' },
+      // Ids in capitals: PostgreSQL stores and prints them in lower case.
+      {
+        serial: 'SN-6',
+        company: [{ target_object: 'companies', target_record_id: companyId.toUpperCase() }],
+        owner: [{ referenced_actor_type: 'workspace-member', referenced_actor_id: ws.adminMemberId.toUpperCase() }],
+      },
     ];
     const res = await t.http().post('/v2/objects/gadgets/records/batch').set(as())
       .send({ operations: gadgets.map((values, i) => (i % 2 === 0 ? { op: 'create', data: { values } } : { op: 'assert', matching_attribute: 'serial', data: { values } })) })

@@ -277,4 +277,21 @@ describe('batch creates and asserts written set-based (e2e)', () => {
       await racer.release();
     }
   });
+
+  it('takes a linked id given in capitals as the same link, in lower case, in a batch and one by one', async () => {
+    const company = (await post('/v2/objects/companies/records', { data: { values: { name: 'Capitals Co' } } }).expect(200)).body.data.id.record_id as string;
+    const values = (email: string) => ({
+      email_addresses: [email],
+      company: [{ target_object: 'companies', target_record_id: company.toUpperCase() }],
+    });
+    const since = await lastEvent();
+    const single = (await post('/v2/objects/people/records', { data: { values: values('caps-single@set.test') } }).expect(200)).body.data;
+    const batched: Item = (await batch([{ op: 'create', data: { values: values('caps-batch@set.test') } }]).expect(200)).body.data[0];
+    for (const answer of [single, batched.data!]) {
+      expect(answer.values.company.map((v: Record<string, unknown>) => v.target_record_id)).toEqual([company]);
+    }
+    const events = await eventsSince(ws.workspaceId, since);
+    expect(events.filter((e) => e.event_type === 'record.updated').map((e) => e.entity_id.record_id)).toEqual([company, company]);
+    expect(await team(ws.workspaceId, company)).toEqual({ version: 3, team: ['caps-single@set.test', 'caps-batch@set.test'] });
+  });
 });

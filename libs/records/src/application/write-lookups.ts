@@ -94,7 +94,7 @@ export class WriteLookupsFactory {
       if (rest.length !== 1) throw invalidValue(attribute.slug, 'give either target_record_id or a matching value, not both', input);
       if (!isUuid(recordId)) throw invalidValue(attribute.slug, 'target_record_id must be a UUID', input);
       const known = cache?.recordContainers.get(recordId.toLowerCase());
-      const found = known !== undefined ? known === target.id : (await this.store.existingIds(workspaceId, target.id, [recordId])).has(recordId);
+      const found = known !== undefined ? known === target.id : (await this.store.existingIds(workspaceId, target.id, [recordId])).has(recordId.toLowerCase());
       if (!found) throw valueNotFound(attribute.slug, `no ${target.apiSlug} record with id "${recordId}".`);
       return { targetObjectId: target.id, recordIds: [recordId] };
     }

@@ -153,7 +153,8 @@ export class RecordBatchRepository {
         date: value.date ?? null,
         // The planned text (microseconds); the codecs answer a timestamp from its JSON.
         timestamp: value.timestamp ?? null,
-        ref: value.ref ?? null,
+        // A uuid column: PostgreSQL prints it in lower case, whatever case the client gave it in.
+        ref: value.ref?.toLowerCase() ?? null,
         refType: value.refType ?? null,
         json: json[i] === null ? null : asJsonb(JSON.parse(json[i]!) as Record<string, unknown>),
       });

@@ -70,7 +70,9 @@ export const recordReferenceCodec: ValueCodec = {
       throw invalidValue(attribute.slug, 'expected {"target_object": slug or id, "target_record_id": uuid} or a matching value', raw);
     }
     const resolved = await lookups.resolveRecordReference(attribute, raw);
-    return resolved.recordIds.map((recordId) => ({ key: recordId, ref: recordId, refType: resolved.targetObjectId }));
+    // Ids as PostgreSQL prints them: a link given in capitals is the same link (one key), and its
+    // mirrored events name the record as every read does.
+    return resolved.recordIds.map((recordId) => ({ key: recordId.toLowerCase(), ref: recordId.toLowerCase(), refType: resolved.targetObjectId }));
   },
   read: (row, _attribute, context) => ({ target_object: context.objectSlug(row.refType!) ?? row.refType, target_record_id: row.ref }),
 };
@@ -96,7 +98,7 @@ export const actorReferenceCodec: ValueCodec = {
     } else {
       throw invalidValue(attribute.slug, 'expected a member email, {"workspace_member_email_address": email} or {"referenced_actor_type": "workspace-member", "referenced_actor_id": uuid}', raw);
     }
-    return [{ key: memberId, ref: memberId, refType: 'workspace-member' }];
+    return [{ key: memberId.toLowerCase(), ref: memberId.toLowerCase(), refType: 'workspace-member' }];
   },
   read: (row) => ({ referenced_actor_type: row.refType, referenced_actor_id: row.ref }),
 };
