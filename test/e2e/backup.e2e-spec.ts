@@ -10,7 +10,7 @@ import { createApp } from '../../apps/api/src/app.factory';
 import { cliJson, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV } from './webhooks.helpers';
+import { createMemberEvent, createWebhook, FAST_WEBHOOK_ENV, waitForHorizon } from './webhooks.helpers';
 import { ALL_AUDIT_ENTRIES } from '../support/audit';
 
 /** Every table of the backed-up schemas (partitions too), with a digest of its rows in a stable order, and every sequence. */
@@ -75,6 +75,9 @@ describe('cli backup and restore', () => {
     await createWebhook(t, ws.token, 'http://127.0.0.1:9/hook', [{ event_type: 'workspace-member.created', filter: null }]);
     await createMemberEvent(t, ws.workspaceId);
     await createMemberEvent(t, ws.workspaceId);
+    // Fan-out reads behind the cluster's commit horizon, which another suite's open transaction
+    // (on the shared PostgreSQL of CI's second pass) can hold back: without this, it may see nothing.
+    await waitForHorizon(t);
     await worker.fanOutNow();
     await worker.stop();
 
