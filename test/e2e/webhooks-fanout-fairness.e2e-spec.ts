@@ -251,6 +251,8 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       await waitForHorizon(t);
       while ((await fanOut.runOnce()).events > 0);
       await recordEvents(t, ...taskEvents(wsBusy.workspaceId, 500, 'busy-0'));
+      // Another suite's transaction on a shared cluster could still hold the horizon before these.
+      await waitForHorizon(t);
       // A transaction begun now (with an id) holds the horizon before everything committed after it.
       const older = await openTransaction();
       await older.query('SELECT pg_current_xact_id()');
@@ -268,6 +270,7 @@ describe("webhook fan-out: a workspace's backlog in the outbox does not hold up 
       // The rest is committed but behind the older transaction: nothing to read yet, events waiting.
       expect(await fanOut.runOnce()).toMatchObject({ events: 0, ahead: 0, waiting: true });
       await older.query('COMMIT');
+      await waitForHorizon(t);
 
       // The backlog is still known: the small workspace's 8 are read ahead of the busy one's 700.
       expect(await fanOut.runOnce()).toMatchObject({ events: 500, ahead: 8 });
