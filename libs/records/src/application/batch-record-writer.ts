@@ -211,10 +211,8 @@ export class BatchRecordWriter {
       const reverses = new Map<string, string>();
       for (const { target, reverse, forward } of mirrored) {
         links.push({ recordId: target, attributeId: reverse.id, value: { key: recordId, ref: recordId, refType: forward.containerId } });
-        // As PostgreSQL spells the id (a reference may give it in capitals).
-        const id = target.toLowerCase();
-        changed.set(id, (changed.get(id) ?? new Set()).add(reverse.id));
-        reverses.set(id, reverse.containerId);
+        changed.set(target, (changed.get(target) ?? new Set()).add(reverse.id));
+        reverses.set(target, reverse.containerId);
       }
       for (const [target, attributeIds] of changed) {
         bumps.set(target, (bumps.get(target) ?? 0) + 1);

@@ -73,9 +73,8 @@ export class RecordBatchRepository {
   }
 
   /**
-   * Inserts new records of a container, the value rows (theirs and the mirrored links they make
-   * on other records, opened in the order given, which is the order of their ids) and their
-   * unique claims, in one statement. A claim another transaction made meanwhile fails it with a
+   * Inserts new records of a container, their value rows (opened in the order given, which is the
+   * order of their ids) and their unique claims, in one statement. A claim another transaction made meanwhile fails it with a
    * unique violation of `unique_values_pkey` (a plain INSERT: ON CONFLICT's speculative insertion
    * costs ~40 % more per claim, for a race that is rare), which the caller's savepoint undoes. Also
    * answers the new records and their values as `findRecordsByIds` and `currentValuesForRead`
@@ -129,14 +128,12 @@ export class RecordBatchRepository {
         claims.map((c) => c.recordId),
       ],
     );
-    const own = new Set(recordIds);
     const records = recordIds.map((id) =>
       toRecord({ id, container_id: containerId, parent_record_id: null, created_at: row.now, updated_at: row.now, created_by: row.actor, version: row.version }),
     );
     const activeFrom = new Date(row.now);
     const rows: ValueRowWithRecord[] = [];
     values.forEach(({ recordId, attributeId, value }, i) => {
-      if (!own.has(recordId)) return;
       rows.push({
         id: '',
         key: '',
@@ -153,8 +150,8 @@ export class RecordBatchRepository {
         date: value.date ?? null,
         // The planned text (microseconds); the codecs answer a timestamp from its JSON.
         timestamp: value.timestamp ?? null,
-        // A uuid column: PostgreSQL prints it in lower case, whatever case the client gave it in.
-        ref: value.ref?.toLowerCase() ?? null,
+        // Ids in lower case, as PostgreSQL prints them: the codecs keep them so.
+        ref: value.ref ?? null,
         refType: value.refType ?? null,
         json: json[i] === null ? null : asJsonb(JSON.parse(json[i]!) as Record<string, unknown>),
       });
