@@ -1,23 +1,11 @@
-import { createServer } from 'node:net';
 import { CreateOAuthAppUseCase } from '@workbase/oauth';
 import * as oauth from 'oauth4webapi';
+import { freePort } from '../support/processes';
 import { useForSuite } from '../support/suite';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** oauth4webapi is ESM-only; jest.config.js lists it among the packages swc turns into CommonJS. */
 export { oauth };
-
-/** A free loopback port, so that BASE_URL (the issuer) can name the address the app listens on. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The app listening on loopback with BASE_URL = its own address, as RFC 8414 discovery requires. */
 export async function startListeningApp(env: Record<string, string> = {}): Promise<TestApp & { issuer: string }> {

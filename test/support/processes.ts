@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 
@@ -52,10 +53,29 @@ export async function killService(service: ServiceProcess | undefined): Promise<
   await service.exited();
 }
 
+/**
+ * A port nothing listens on, for a process that binds it later (an API, PostgreSQL, PgBouncer).
+ * Drawn below the kernel's ephemeral range: a port handed out by `listen(0)` lies inside that range,
+ * where any outgoing connection on the machine (the other test files' database connections, many a
+ * second) may take it as its local port in the seconds before the process binds it (CI saw an API
+ * fail with EADDRINUSE so). Below the range only an explicit bind can take it.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const low = 10_000;
+  const high = Math.max(low + 1_000, Number.isFinite(ephemeralLow) ? ephemeralLow : 32_768);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
+}
+
+/** Whether `port` can be bound now, on every address as the service binds it. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
 }
