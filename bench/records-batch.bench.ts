@@ -35,6 +35,19 @@ const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map
 const IN_PROCESS = Boolean(process.env.BENCH_IN_PROCESS);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
+/** Runs `work` over [0, PEOPLE) in chunks of BATCH, `inFlight` chunks at a time, each taken in order as one ends. */
+async function inChunks(inFlight: number, work: (from: number, to: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      for (let from = next; from < PEOPLE; from = next) {
+        next += BATCH;
+        await work(from, Math.min(PEOPLE, from + BATCH));
+      }
+    }),
+  );
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc; 0 once it is gone. */
 function cpuSeconds(pid: number): number {
   try {
@@ -101,7 +114,6 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
   out(`single asserts: ${SINGLE} in sequence, ${singleRate.toFixed(0)} records/s`);
 
   // 2. Batch asserts, BATCH per request, CONCURRENCY requests in flight.
-  let next = 0;
   let refused = 0;
   if (PG_STATEMENTS) {
     await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
@@ -111,18 +123,11 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
   const cpuBefore = { service: cpuSeconds(served.pid), postgres: pgCpu.read() };
   const sampler = setInterval(() => pgCpu.read(), 200);
   start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (;;) {
-        const from = next;
-        next += BATCH;
-        if (from >= PEOPLE) return;
-        const operations = Array.from({ length: Math.min(BATCH, PEOPLE - from) }, (_, k) => ({ op: 'assert', matching_attribute: 'email_addresses', data: { values: person('batch', from + k, companies) } }));
-        const res = await call<{ data: Array<{ status: number }> }>('POST', '/v2/objects/people/records/batch', { operations });
-        refused += res.data.filter((item) => item.status !== 200).length;
-      }
-    }),
-  );
+  await inChunks(CONCURRENCY, async (from, to) => {
+    const operations = Array.from({ length: to - from }, (_, k) => ({ op: 'assert', matching_attribute: 'email_addresses', data: { values: person('batch', from + k, companies) } }));
+    const res = await call<{ data: Array<{ status: number }> }>('POST', '/v2/objects/people/records/batch', { operations });
+    refused += res.data.filter((item) => item.status !== 200).length;
+  });
   const batchSeconds = (performance.now() - start) / 1000;
   clearInterval(sampler);
   const cpu = { service: cpuSeconds(served.pid) - cpuBefore.service, postgres: pgCpu.read() - cpuBefore.postgres };
@@ -156,50 +161,41 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
   // Once with one transaction at a time (the earlier sessions' baseline), once with as many in flight
   // as the import had requests: the same use of both cores, and the higher of the two, the physical limit.
   const bareInsert = async (prefix: string, inFlight: number) => {
-    let nextBare = 0;
     const bareCpuBefore = pgCpu.read();
     const bareStart = performance.now();
-    await Promise.all(
-      Array.from({ length: inFlight }, async () => {
-        for (;;) {
-          const from = nextBare;
-          nextBare += BATCH;
-          if (from >= PEOPLE) return;
-          const to = Math.min(PEOPLE, from + BATCH);
-          const client = await pool.connect();
-          try {
-            await client.query('BEGIN');
-            await client.query(
-              `INSERT INTO records (workspace_id, id, container_id, created_by) SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, $3::jsonb FROM generate_series($4::int, $5::int - 1) i`,
-              [workspaceId, people.container.id, actor, from, to],
-            );
-            await client.query(
-              `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
-               SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, now(), $3::jsonb, '${prefix}' || i || '@import.example',
-                      jsonb_build_object('original_email_address', '${prefix}' || i || '@import.example', 'email_address', '${prefix}' || i || '@import.example', 'email_domain', 'import.example',
-                                         'email_root_domain', 'import.example', 'email_local_specifier', '${prefix}' || i)
-               FROM generate_series($4::int, $5::int - 1) i
-               UNION ALL
-               SELECT $1::uuid, md5('${prefix}' || i)::uuid, $6::uuid, now(), $3::jsonb, 'Person bare ' || i, jsonb_build_object('first_name', 'Person', 'last_name', 'bare ' || i, 'full_name', 'Person bare ' || i)
-               FROM generate_series($4::int, $5::int - 1) i`,
-              [workspaceId, attr('email_addresses'), actor, from, to, attr('name')],
-            );
-            await client.query(
-              `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
-               SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, now(), $3::jsonb, ($6::uuid[])[1 + i % array_length($6::uuid[], 1)], $7 FROM generate_series($4::int, $5::int - 1) i`,
-              [workspaceId, attr('company'), actor, from, to, companies, companiesId],
-            );
-            await client.query(
-              `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id) SELECT $1::uuid, $2::uuid, '${prefix}' || i || '@import.example', md5('${prefix}' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
-              [workspaceId, attr('email_addresses'), from, to],
-            );
-            await client.query('COMMIT');
-          } finally {
-            client.release();
-          }
-        }
-      }),
-    );
+    await inChunks(inFlight, async (from, to) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO records (workspace_id, id, container_id, created_by) SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, $3::jsonb FROM generate_series($4::int, $5::int - 1) i`,
+          [workspaceId, people.container.id, actor, from, to],
+        );
+        await client.query(
+          `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
+           SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, now(), $3::jsonb, '${prefix}' || i || '@import.example',
+                  jsonb_build_object('original_email_address', '${prefix}' || i || '@import.example', 'email_address', '${prefix}' || i || '@import.example', 'email_domain', 'import.example',
+                                     'email_root_domain', 'import.example', 'email_local_specifier', '${prefix}' || i)
+           FROM generate_series($4::int, $5::int - 1) i
+           UNION ALL
+           SELECT $1::uuid, md5('${prefix}' || i)::uuid, $6::uuid, now(), $3::jsonb, 'Person bare ' || i, jsonb_build_object('first_name', 'Person', 'last_name', 'bare ' || i, 'full_name', 'Person bare ' || i)
+           FROM generate_series($4::int, $5::int - 1) i`,
+          [workspaceId, attr('email_addresses'), actor, from, to, attr('name')],
+        );
+        await client.query(
+          `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
+           SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, now(), $3::jsonb, ($6::uuid[])[1 + i % array_length($6::uuid[], 1)], $7 FROM generate_series($4::int, $5::int - 1) i`,
+          [workspaceId, attr('company'), actor, from, to, companies, companiesId],
+        );
+        await client.query(
+          `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id) SELECT $1::uuid, $2::uuid, '${prefix}' || i || '@import.example', md5('${prefix}' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
+          [workspaceId, attr('email_addresses'), from, to],
+        );
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    });
     const rate = PEOPLE / ((performance.now() - bareStart) / 1000);
     out(`bare INSERT (${inFlight} in flight): ${rate.toFixed(0)} records/s; postgres CPU per 1,000 records ${perThousand(pgCpu.read() - bareCpuBefore)} ms`);
     return rate;
