@@ -61,14 +61,24 @@ export async function killService(service: ServiceProcess | undefined): Promise<
  * fail with EADDRINUSE so). Below the range only an explicit bind can take it.
  */
 export async function freePort(): Promise<number> {
-  const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
   const low = 10_000;
-  const high = Math.max(low + 1_000, Number.isFinite(ephemeralLow) ? ephemeralLow : 32_768);
+  const high = Math.max(low + 1_000, ephemeralRangeStart());
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low));
     if (await canListen(port)) return port;
   }
   throw new Error(`no free port between ${low} and ${high}`);
+}
+
+/** Where the kernel's ephemeral ports begin: Linux says so in /proc; elsewhere, Linux's default (IANA's, 49152, is above it). */
+function ephemeralRangeStart(): number {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(start)) return start;
+  } catch {
+    // not Linux: the default below
+  }
+  return 32_768;
 }
 
 /** Whether `port` can be bound now, on every address as the service binds it. */
