@@ -74,10 +74,10 @@ export class RecordBatchRepository {
 
   /**
    * Inserts new records of a container, their value rows (opened in the order given, which is the
-   * order of their ids) and their unique claims, in one statement. A claim another transaction made meanwhile fails it with a
-   * unique violation of `unique_values_pkey` (a plain INSERT: ON CONFLICT's speculative insertion
-   * costs ~40 % more per claim, for a race that is rare), which the caller's savepoint undoes. Also
-   * answers the new records and their values as `findRecordsByIds` and `currentValuesForRead`
+   * order of their ids) and their unique claims, in one statement. A claim another transaction made
+   * meanwhile fails it with a unique violation of `unique_values_pkey` (a plain INSERT: ON
+   * CONFLICT's speculative insertion costs ~40 % more per claim, for a race that is rare), which the
+   * caller's savepoint undoes. Also answers the new records and their values as `findRecordsByIds` and `currentValuesForRead`
    * read them back, built from the rows given and the transaction's time and actor as PostgreSQL
    * spells them (no RETURNING of thousands of rows to aggregate, send and parse): values in the
    * order given, which keeps each record's values of one attribute in id order.

@@ -72,7 +72,7 @@ export const recordReferenceCodec: ValueCodec = {
     const resolved = await lookups.resolveRecordReference(attribute, raw);
     // Ids as PostgreSQL prints them: a link given in capitals is the same link (one key), and its
     // mirrored events name the record as every read does.
-    return resolved.recordIds.map((recordId) => ({ key: recordId.toLowerCase(), ref: recordId.toLowerCase(), refType: resolved.targetObjectId }));
+    return resolved.recordIds.map((recordId) => recordId.toLowerCase()).map((id) => ({ key: id, ref: id, refType: resolved.targetObjectId }));
   },
   read: (row, _attribute, context) => ({ target_object: context.objectSlug(row.refType!) ?? row.refType, target_record_id: row.ref }),
 };
@@ -98,7 +98,8 @@ export const actorReferenceCodec: ValueCodec = {
     } else {
       throw invalidValue(attribute.slug, 'expected a member email, {"workspace_member_email_address": email} or {"referenced_actor_type": "workspace-member", "referenced_actor_id": uuid}', raw);
     }
-    return [{ key: memberId.toLowerCase(), ref: memberId.toLowerCase(), refType: 'workspace-member' }];
+    const id = memberId.toLowerCase();
+    return [{ key: id, ref: id, refType: 'workspace-member' }];
   },
   read: (row) => ({ referenced_actor_type: row.refType, referenced_actor_id: row.ref }),
 };
