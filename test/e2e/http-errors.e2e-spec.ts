@@ -116,14 +116,27 @@ describe('rate limits per token', () => {
    */
   const atWindowStart = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 15));
 
+  /**
+   * Runs `burst` from the start of a window, again (up to five tries) while it did not also end in
+   * that window: on a loaded machine a dozen requests can take longer than a second, and a burst
+   * over two windows may spend two budgets (a fresh-clone CI run saw 10 of 12 reads pass so).
+   */
+  async function inOneWindow<T>(burst: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      await atWindowStart();
+      const window = Math.floor(Date.now() / 1000);
+      const result = await burst();
+      if (Math.floor(Date.now() / 1000) === window || attempt === 5) return result;
+    }
+  }
+
   /** Sends `count` requests at once and returns their statuses. */
   async function burst(count: number, send: () => Promise<{ status: number; headers: Record<string, string>; body: unknown }>) {
     return Promise.all(Array.from({ length: count }, send));
   }
 
   it('answers reads past the limit with a 429 rate_limit_error and Retry-After as an HTTP date', async () => {
-    await atWindowStart();
-    const responses = await burst(12, () => t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`));
+    const responses = await inOneWindow(() => burst(12, () => t.http().get('/v2/self').set('Authorization', `Bearer ${ws.token}`)));
     const limited = responses.filter((res) => res.status === 429);
     expect(responses.filter((res) => res.status === 200).length).toBeLessThanOrEqual(5);
     expect(limited.length).toBeGreaterThanOrEqual(7);
@@ -136,10 +149,9 @@ describe('rate limits per token', () => {
   });
 
   it('counts writes apart from reads, and each token apart', async () => {
-    await atWindowStart();
     const other = await t.tokenFor(ws.workspaceId, ['object_configuration:read-write']);
-    const writes = await burst(5, () =>
-      t.http().post('/v2/objects').set('Authorization', `Bearer ${other}`).send({ data: { api_slug: 42 } }),
+    const writes = await inOneWindow(() =>
+      burst(5, () => t.http().post('/v2/objects').set('Authorization', `Bearer ${other}`).send({ data: { api_slug: 42 } })),
     );
     expect(writes.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(3);
     // The write limit of that token does not spend the read budget of the first token.
@@ -148,9 +160,8 @@ describe('rate limits per token', () => {
   });
 
   it('spends one budget per token across every route, not one per route', async () => {
-    await atWindowStart();
     const paths = ['/v2/self', '/v2/objects', '/v2/lists', '/v2/notes', '/v2/webhooks', '/v2/activities'];
-    const responses = await Promise.all(paths.flatMap((path) => [0, 1].map(() => t.http().get(path).set('Authorization', `Bearer ${ws.token}`))));
+    const responses = await inOneWindow(() => Promise.all(paths.flatMap((path) => [0, 1].map(() => t.http().get(path).set('Authorization', `Bearer ${ws.token}`)))));
     expect(responses.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(12 - 5);
   });
 
@@ -163,9 +174,8 @@ describe('rate limits per token', () => {
     try {
       const token = await t.tokenFor(ws.workspaceId, ['object_configuration:read']);
       // The burst starts a window only once the replica is up (starting it takes longer than a window).
-      await atWindowStart();
       const send = (server: ReturnType<typeof replica.getHttpServer>) => request(server).get('/v2/objects').set('Authorization', `Bearer ${token}`);
-      const responses = await Promise.all([...Array.from({ length: 4 }, () => send(t.app.getHttpServer())), ...Array.from({ length: 4 }, () => send(replica.getHttpServer()))]);
+      const responses = await inOneWindow(() => Promise.all([...Array.from({ length: 4 }, () => send(t.app.getHttpServer())), ...Array.from({ length: 4 }, () => send(replica.getHttpServer()))]));
       expect(responses.filter((res) => res.status === 200).length).toBeLessThanOrEqual(5);
       expect(responses.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(3);
     } finally {
