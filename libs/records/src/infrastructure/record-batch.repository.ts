@@ -23,6 +23,17 @@ export interface UniqueClaim {
  * The set-based statements of a batch of record writes: each takes every item of the batch at
  * once as arrays (`unnest`), so a batch of 1,000 creates costs a handful of statements, not
  * 1,000 times a dozen. Scoped by workspace_id first, as `RecordRepository`.
+ *
+ * Look-ups of many keys probe the unique key once per key (`CROSS JOIN LATERAL (… LIMIT 1)`),
+ * with the workspace given as `(SELECT $1::uuid)`, instead of `workspace_id = $1 AND id = ANY ($2)`.
+ * The planner costs the latter from the workspace's share of the table in its statistics, and a
+ * workspace growing faster than autovacuum re-analyses (a bulk import into a new workspace: 100,000
+ * people in a minute) looks a few hundred rows big, or one: the look-up became a scan of all the
+ * workspace's rows, growing with every batch (bench/RESULTS.md, issue 30: 17 → 131 ms per 1,000
+ * ids over an import of 100,000), and a probe bounded by `workspace_id = $1` alone looked as cheap
+ * as one by the whole key. A value the planner cannot see is estimated at the table's average
+ * share per workspace, never one row, so the whole unique key (one row) always wins; and a probe
+ * per key leaves it no join to choose (test/e2e/records-batch-plans).
  */
 @Injectable()
 export class RecordBatchRepository {
@@ -32,10 +43,11 @@ export class RecordBatchRepository {
   async containersOf(workspaceId: string, recordIds: readonly string[]): Promise<Map<string, string | null>> {
     const found = new Map<string, string | null>(recordIds.map((id) => [id.toLowerCase(), null]));
     if (recordIds.length === 0) return found;
-    const rows = await this.transactions.query<{ id: string; container_id: string }>(`SELECT id, container_id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`, [
-      workspaceId,
-      [...found.keys()],
-    ]);
+    const rows = await this.transactions.query<{ id: string; container_id: string }>(
+      `SELECT r.id, r.container_id FROM unnest($2::uuid[]) AS k(id)
+         CROSS JOIN LATERAL (SELECT id, container_id FROM records WHERE workspace_id = (SELECT $1::uuid) AND id = k.id LIMIT 1) r`,
+      [workspaceId, [...found.keys()]],
+    );
     for (const row of rows) found.set(row.id, row.container_id);
     return found;
   }
@@ -56,7 +68,8 @@ export class RecordBatchRepository {
     const rows = await this.transactions.query<{ attribute_id: string; value_key: string; record_id: string }>(
       `SELECT u.attribute_id, u.value_key, u.record_id
          FROM unnest($2::uuid[], $3::text[]) AS c(attribute_id, value_key)
-         JOIN unique_values u ON u.workspace_id = $1 AND u.attribute_id = c.attribute_id AND u.value_key = c.value_key`,
+         CROSS JOIN LATERAL (SELECT attribute_id, value_key, record_id FROM unique_values
+                              WHERE workspace_id = (SELECT $1::uuid) AND attribute_id = c.attribute_id AND value_key = c.value_key LIMIT 1) u`,
       [workspaceId, claims.map((c) => c.attributeId), claims.map((c) => c.key)],
     );
     return rows.map((row) => ({ attributeId: row.attribute_id, key: row.value_key, recordId: row.record_id }));
@@ -66,8 +79,10 @@ export class RecordBatchRepository {
   async lockRecords(workspaceId: string, recordIds: readonly string[]): Promise<Map<string, string>> {
     if (recordIds.length === 0) return new Map();
     const rows = await this.transactions.query<{ id: string; container_id: string }>(
-      `SELECT id, container_id FROM records WHERE workspace_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR UPDATE`,
-      [workspaceId, [...new Set(recordIds)]],
+      // The nested loop takes the ids in order, so the locks are taken in id order.
+      `SELECT r.id, r.container_id FROM (SELECT DISTINCT id FROM unnest($2::uuid[]) AS k(id) ORDER BY id) k
+         CROSS JOIN LATERAL (SELECT id, container_id FROM records WHERE workspace_id = (SELECT $1::uuid) AND id = k.id LIMIT 1 FOR UPDATE) r`,
+      [workspaceId, recordIds],
     );
     return new Map(rows.map((row) => [row.id, row.container_id]));
   }
@@ -164,7 +179,9 @@ export class RecordBatchRepository {
    * the records they change (`times` each; `updated_at` is the transaction's time) and records the
    * events of the change (outbox and audit entries), in one statement. The caller locks the
    * linked records first (`lockRecords`); building the statement before that keeps the work in
-   * Node out of the time the locks are held.
+   * Node out of the time the locks are held. The bumps find their rows by a probe of the key and
+   * update them by their tuple id, which stays the row's own because the row is locked: a
+   * join on `workspace_id = $1` would be planned from the workspace's statistics (see above).
    */
   linkStatement(workspaceId: string, actor: Actor, values: readonly NewValueRow[], bumps: ReadonlyMap<string, number>, events: readonly DomainEvent[]): PreparedStatement {
     const params: unknown[] = [
@@ -186,7 +203,9 @@ export class RecordBatchRepository {
           ORDER BY v.n),
        bumped AS (
          UPDATE records r SET version = r.version + b.n, updated_at = now()
-           FROM unnest($7::uuid[], $8::int[]) AS b(id, n) WHERE r.workspace_id = $1 AND r.id = b.id)${recorded}
+           FROM (SELECT k.id, k.n, found.ctid AS tid FROM unnest($7::uuid[], $8::int[]) AS k(id, n)
+                   CROSS JOIN LATERAL (SELECT ctid FROM records WHERE workspace_id = (SELECT $1::uuid) AND id = k.id LIMIT 1) found) b
+          WHERE r.ctid = b.tid AND r.id = b.id)${recorded}
        SELECT ${events.length > 0 ? OUTBOX_NOTIFY : '1'}`,
       params,
     };
