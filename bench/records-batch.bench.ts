@@ -4,8 +4,9 @@
  * sequential single asserts (`PUT /v2/objects/people/records?matching_attribute=email_addresses`,
  * on a sample, rate extrapolated) and a bare multi-row `INSERT` of the same rows into the same
  * tables (records, record_values, unique_values; 1,000 rows per statement, no events, no mirrored
- * side), the physical limit: run with as many transactions in flight as the import has requests, and
- * also one at a time (the baseline of the sessions before 2026-11-28 evening, which flattered the ratio). Then a record query filtered and sorted on `updated_at` timed at
+ * side), the physical limit: run with as many transactions in flight as the import has requests,
+ * interleaved with the import in BENCH_ROUNDS rounds (5), and once one at a time (the baseline of the
+ * sessions before 2026-11-28 evening, which flattered the ratio). Then a record query filtered and sorted on `updated_at` timed at
  * growing sizes of the people object (generated rows, as records-query.bench.ts does).
  *
  * The service runs in a process of its own (bench/service-process.ts), as it is deployed: the bench's
@@ -21,6 +22,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { SealAuditEntriesUseCase } from '@workbase/audit';
 import { ContainerResolver } from '@workbase/schema';
 import { generatePeople } from './records-dataset';
 import { profileTop, startServiceProcess } from './service-process';
@@ -30,19 +32,20 @@ const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 2000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 1000);
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const IN_PROCESS = Boolean(process.env.BENCH_IN_PROCESS);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
-/** Runs `work` over [0, PEOPLE) in chunks of BATCH, `inFlight` chunks at a time, each taken in order as one ends. */
-async function inChunks(inFlight: number, work: (from: number, to: number) => Promise<void>): Promise<void> {
-  let next = 0;
+/** Runs `work` over [from, to) in chunks of BATCH, `inFlight` chunks at a time, each taken in order as one ends. */
+async function inChunks(from: number, to: number, inFlight: number, work: (from: number, to: number) => Promise<void>): Promise<void> {
+  let next = from;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      for (let from = next; from < PEOPLE; from = next) {
+      for (let start = next; start < to; start = next) {
         next += BATCH;
-        await work(from, Math.min(PEOPLE, from + BATCH));
+        await work(start, Math.min(to, start + BATCH));
       }
     }),
   );
@@ -108,68 +111,57 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
   }
 
   // 1. Sequential single asserts, one request at a time.
-  let start = performance.now();
+  const start = performance.now();
   for (let i = 0; i < SINGLE; i++) await call('PUT', '/v2/objects/people/records?matching_attribute=email_addresses', { data: { values: person('single', i, companies) } });
   const singleRate = SINGLE / ((performance.now() - start) / 1000);
   out(`single asserts: ${SINGLE} in sequence, ${singleRate.toFixed(0)} records/s`);
 
-  // 2. Batch asserts, BATCH per request, CONCURRENCY requests in flight.
-  let refused = 0;
-  if (PG_STATEMENTS) {
-    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    await pool.query('SELECT pg_stat_statements_reset()');
-  }
-  const pgCpu = postgresCpu();
-  const cpuBefore = { service: cpuSeconds(served.pid), postgres: pgCpu.read() };
-  const sampler = setInterval(() => pgCpu.read(), 200);
-  start = performance.now();
-  await inChunks(CONCURRENCY, async (from, to) => {
-    const operations = Array.from({ length: to - from }, (_, k) => ({ op: 'assert', matching_attribute: 'email_addresses', data: { values: person('batch', from + k, companies) } }));
-    const res = await call<{ data: Array<{ status: number }> }>('POST', '/v2/objects/people/records/batch', { operations });
-    refused += res.data.filter((item) => item.status !== 200).length;
-  });
-  const batchSeconds = (performance.now() - start) / 1000;
-  clearInterval(sampler);
-  const cpu = { service: cpuSeconds(served.pid) - cpuBefore.service, postgres: pgCpu.read() - cpuBefore.postgres };
-  const batchRate = PEOPLE / batchSeconds;
-  out(`batch asserts: ${PEOPLE} in ${batchSeconds.toFixed(1)} s, ${batchRate.toFixed(0)} records/s (${refused} refused)`);
-  const perThousand = (seconds: number) => ((seconds / PEOPLE) * 1000 * 1000).toFixed(0);
-  out(
-    `CPU during the batch import, per 1,000 records: service process ${perThousand(cpu.service)} ms${service ? '' : ' (with the bench client in it)'}, ` +
-      `postgres ${perThousand(cpu.postgres)} ms; wall ${perThousand(batchSeconds)} ms`,
-  );
-
-  if (PG_STATEMENTS) {
-    const top = await pool.query<{ ms: string; calls: string; rows: string; query: string }>(
-      `SELECT round(total_exec_time)::text AS ms, calls::text, rows::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
-         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
-    );
-    out(['', 'top statements of the import by execution time (pg_stat_statements):', ...top.rows.map((r) => `${r.ms} ms, ${r.calls} calls, ${r.rows} rows: ${r.query}`)].join('\n'));
-  }
-  if (service) {
-    await service.close();
-    if (CPU_PROF) out(['', 'service CPU profile, top self time:', ...profileTop(CPU_PROF, 25)].join('\n'));
-  }
-
-  // 3. The bare multi-row INSERT of the same rows into the same tables, 1,000 rows per statement.
+  // 2 and 3, interleaved: batch asserts (BATCH per request, CONCURRENCY requests in flight) and the
+  // bare multi-row INSERT of the same rows into the same tables (1,000 rows per statement, as many
+  // transactions in flight), in ROUNDS rounds of PEOPLE / ROUNDS each, alternating which goes first,
+  // so that both see the machine in the same state (a 2-core VM's speed drifts by 20-30 % over minutes)
+  // and the same table sizes. An import round ends when the audit entries it wrote are sealed: the
+  // sealer's work is part of what the import costs.
   const workspaceId = served.workspaceId;
   const containers = bench.app.get(ContainerResolver);
   const people = await containers.objectWithAttributes(workspaceId, 'people');
   const attr = (slug: string) => people.attributes.find((a) => a.slug === slug)!.id;
   const companiesId = (await containers.object(workspaceId, 'companies')).id;
   const actor = JSON.stringify({ type: 'system', id: null });
-  // Once with one transaction at a time (the earlier sessions' baseline), once with as many in flight
-  // as the import had requests: the same use of both cores, and the higher of the two, the physical limit.
-  const bareInsert = async (prefix: string, inFlight: number) => {
-    const bareCpuBefore = pgCpu.read();
-    const bareStart = performance.now();
-    await inChunks(inFlight, async (from, to) => {
+
+  let refused = 0;
+  if (PG_STATEMENTS) {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await pool.query('SELECT pg_stat_statements_reset()');
+  }
+  const pgCpu = postgresCpu();
+  const sampler = setInterval(() => pgCpu.read(), 200);
+  // The round's remaining entries are sealed at once (not at the sealers' next tick, up to 500 ms of
+  // idle waiting); while a ticking sealer holds the lock, this one finds nothing and tries again.
+  const sealing = bench.app.get(SealAuditEntriesUseCase);
+  const untilSealed = async () => {
+    const deadline = Date.now() + 120_000;
+    while ((await pool.query<{ pending: boolean }>('SELECT EXISTS (SELECT 1 FROM audit_pending) AS pending')).rows[0].pending) {
+      if (Date.now() > deadline) throw new Error('the audit sealer did not catch up within 2 minutes');
+      if ((await sealing.sealPending()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  const importRound = async (from: number, to: number) => {
+    await inChunks(from, to, CONCURRENCY, async (a, b) => {
+      const operations = Array.from({ length: b - a }, (_, k) => ({ op: 'assert', matching_attribute: 'email_addresses', data: { values: person('batch', a + k, companies) } }));
+      const res = await call<{ data: Array<{ status: number }> }>('POST', '/v2/objects/people/records/batch', { operations });
+      refused += res.data.filter((item) => item.status !== 200).length;
+    });
+    await untilSealed();
+  };
+  const bareRound = (prefix: string, inFlight: number) => (from: number, to: number) =>
+    inChunks(from, to, inFlight, async (a, b) => {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         await client.query(
           `INSERT INTO records (workspace_id, id, container_id, created_by) SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, $3::jsonb FROM generate_series($4::int, $5::int - 1) i`,
-          [workspaceId, people.container.id, actor, from, to],
+          [workspaceId, people.container.id, actor, a, b],
         );
         await client.query(
           `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_text, value_json)
@@ -180,29 +172,73 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
            UNION ALL
            SELECT $1::uuid, md5('${prefix}' || i)::uuid, $6::uuid, now(), $3::jsonb, 'Person bare ' || i, jsonb_build_object('first_name', 'Person', 'last_name', 'bare ' || i, 'full_name', 'Person bare ' || i)
            FROM generate_series($4::int, $5::int - 1) i`,
-          [workspaceId, attr('email_addresses'), actor, from, to, attr('name')],
+          [workspaceId, attr('email_addresses'), actor, a, b, attr('name')],
         );
         await client.query(
           `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
            SELECT $1::uuid, md5('${prefix}' || i)::uuid, $2::uuid, now(), $3::jsonb, ($6::uuid[])[1 + i % array_length($6::uuid[], 1)], $7 FROM generate_series($4::int, $5::int - 1) i`,
-          [workspaceId, attr('company'), actor, from, to, companies, companiesId],
+          [workspaceId, attr('company'), actor, a, b, companies, companiesId],
         );
         await client.query(
           `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id) SELECT $1::uuid, $2::uuid, '${prefix}' || i || '@import.example', md5('${prefix}' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
-          [workspaceId, attr('email_addresses'), from, to],
+          [workspaceId, attr('email_addresses'), a, b],
         );
         await client.query('COMMIT');
       } finally {
         client.release();
       }
     });
-    const rate = PEOPLE / ((performance.now() - bareStart) / 1000);
-    out(`bare INSERT (${inFlight} in flight): ${rate.toFixed(0)} records/s; postgres CPU per 1,000 records ${perThousand(pgCpu.read() - bareCpuBefore)} ms`);
-    return rate;
+  /** Runs `work` and answers its wall seconds and the CPU seconds the service process and PostgreSQL spent meanwhile. */
+  const measured = async (work: () => Promise<void>) => {
+    const before = { service: cpuSeconds(served.pid), postgres: pgCpu.read(), at: performance.now() };
+    await work();
+    return { seconds: (performance.now() - before.at) / 1000, service: cpuSeconds(served.pid) - before.service, postgres: pgCpu.read() - before.postgres };
   };
-  // The limit first, on the smaller tables, so that the growth of the indexes does not flatter the ratio.
-  const bareRate = await bareInsert('bare-', CONCURRENCY);
-  const bareSequentialRate = await bareInsert('bare1-', 1);
+  type Measure = Awaited<ReturnType<typeof measured>>;
+  const rounds: Array<{ batch: Measure; bare: Measure }> = [];
+  const perRound = Math.ceil(PEOPLE / ROUNDS);
+  for (let round = 0, from = 0; from < PEOPLE; round++, from += perRound) {
+    const to = Math.min(PEOPLE, from + perRound);
+    const batch = () => measured(() => importRound(from, to));
+    const bare = () => measured(() => bareRound('bare-', CONCURRENCY)(from, to));
+    const result = round % 2 === 0 ? { batch: await batch(), bare: await bare() } : { bare: await bare(), batch: await batch() };
+    rounds.push(result);
+    out(`round ${round + 1}: ${to - from} people; batch asserts ${((to - from) / result.batch.seconds).toFixed(0)}/s, bare INSERT ${((to - from) / result.bare.seconds).toFixed(0)}/s, ratio ${(result.bare.seconds / result.batch.seconds).toFixed(2)}`);
+  }
+  clearInterval(sampler);
+  const total = (pick: (round: { batch: Measure; bare: Measure }) => number) => rounds.reduce((sum, round) => sum + pick(round), 0);
+  const batchSeconds = total((r) => r.batch.seconds);
+  const batchRate = PEOPLE / batchSeconds;
+  const bareRate = PEOPLE / total((r) => r.bare.seconds);
+  const roundRatios = rounds.map((r) => r.bare.seconds / r.batch.seconds).sort((a, b) => a - b);
+  const medianRatio = roundRatios[Math.floor(roundRatios.length / 2)];
+  const perThousand = (seconds: number) => ((seconds / PEOPLE) * 1000 * 1000).toFixed(0);
+  const cpu = { service: total((r) => r.batch.service), postgres: total((r) => r.batch.postgres) };
+  out(`batch asserts: ${PEOPLE} in ${batchSeconds.toFixed(1)} s, ${batchRate.toFixed(0)} records/s (${refused} refused)`);
+  out(
+    `CPU during the batch import, per 1,000 records: service process ${perThousand(cpu.service)} ms${service ? '' : ' (with the bench client in it)'}, ` +
+      `postgres ${perThousand(cpu.postgres)} ms; wall ${perThousand(batchSeconds)} ms`,
+  );
+  out(`bare INSERT (${CONCURRENCY} in flight): ${bareRate.toFixed(0)} records/s; postgres CPU per 1,000 records ${perThousand(total((r) => r.bare.postgres))} ms`);
+  out(`batch / bare: ${(batchRate / bareRate).toFixed(2)} over all rounds; per round ${roundRatios.map((r) => r.toFixed(2)).join(', ')} (median ${medianRatio.toFixed(2)})`);
+
+  if (PG_STATEMENTS) {
+    const top = await pool.query<{ ms: string; calls: string; rows: string; query: string }>(
+      `SELECT round(total_exec_time)::text AS ms, calls::text, rows::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+         FROM pg_stat_statements WHERE query NOT LIKE '%generate_series%' ORDER BY total_exec_time DESC LIMIT 15`,
+    );
+    out(['', 'top statements of the import by execution time (pg_stat_statements, the bare rounds left out):', ...top.rows.map((r) => `${r.ms} ms, ${r.calls} calls, ${r.rows} rows: ${r.query}`)].join('\n'));
+  }
+  if (service) {
+    await service.close();
+    if (CPU_PROF) out(['', 'service CPU profile, top self time:', ...profileTop(CPU_PROF, 25)].join('\n'));
+  }
+
+  // The earlier sessions' baseline, for the record: the bare INSERT one transaction at a time (one
+  // round's worth of rows), which uses one core of two and so flattered the ratio.
+  const sequentialSeconds = (await measured(() => bareRound('bare1-', 1)(0, perRound))).seconds;
+  const bareSequentialRate = perRound / sequentialSeconds;
+  out(`bare INSERT (1 in flight): ${bareSequentialRate.toFixed(0)} records/s`);
 
   // 4. A query filtered and sorted on updated_at as the people object grows.
   const pg = new Client({ connectionString: bench.url });
@@ -250,7 +286,8 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
     '',
     `${PEOPLE} people (email, name, a company reference among ${COMPANIES}) in one run, each figure side by side: batch asserts through ` +
       `\`POST /v2/objects/people/records/batch\` (${BATCH} per request, ${CONCURRENCY} requests in flight, rate limits off, the service ${service ? 'in a process of its own' : 'in the bench process'}, Node ${process.version}), ${SINGLE} sequential single asserts ` +
-      '(`PUT …/records?matching_attribute=email_addresses`, rate extrapolated), and a bare multi-row INSERT of the same rows into the same tables.',
+      '(`PUT …/records?matching_attribute=email_addresses`, rate extrapolated), and a bare multi-row INSERT of the same rows into the same tables, ' +
+      `interleaved with the import in ${rounds.length} rounds (alternating which goes first; an import round ends when its audit entries are sealed).`,
     '',
     `CPU per 1,000 records during the import: the service process ${perThousand(cpu.service)} ms, PostgreSQL ${perThousand(cpu.postgres)} ms (wall ${perThousand(batchSeconds)} ms, 2 cores).`,
     '',
@@ -258,8 +295,8 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
     '|---|---|---|',
     `| batch asserts | ${batchRate.toFixed(0)} | 1 |`,
     `| sequential single asserts | ${singleRate.toFixed(0)} | batch / single = **${(batchRate / singleRate).toFixed(1)}×** |`,
-    `| bare multi-row INSERT, ${CONCURRENCY} in flight (the physical limit) | ${bareRate.toFixed(0)} | batch / bare = **${(batchRate / bareRate).toFixed(2)}** |`,
-    `| bare multi-row INSERT, 1 in flight | ${bareSequentialRate.toFixed(0)} | batch / bare = ${(batchRate / bareSequentialRate).toFixed(2)} |`,
+    `| bare multi-row INSERT, ${CONCURRENCY} in flight (the physical limit) | ${bareRate.toFixed(0)} | batch / bare = **${(batchRate / bareRate).toFixed(2)}** (per round ${roundRatios.map((r) => r.toFixed(2)).join(', ')}) |`,
+    `| bare multi-row INSERT, 1 in flight (${perRound} rows) | ${bareSequentialRate.toFixed(0)} | batch / bare = ${(batchRate / bareSequentialRate).toFixed(2)} |`,
     '',
     '`updated_at` filter + sort (`$gte`/`$lt` over ten minutes, ascending, limit 100) as the people object grows:',
     '',
