@@ -6,8 +6,9 @@
  * tables (records, record_values, unique_values; 1,000 rows per statement, no events, no mirrored
  * side), the physical limit: run with as many transactions in flight as the import has requests,
  * interleaved with the import in BENCH_ROUNDS rounds (5), and once one at a time (the baseline of the
- * sessions before 2026-11-28 evening, which flattered the ratio). Then a record query filtered and sorted on `updated_at` timed at
- * growing sizes of the people object (generated rows, as records-query.bench.ts does).
+ * sessions before 2026-11-28 evening, which flattered the ratio). Then a record query filtered and
+ * sorted on `updated_at` timed at growing sizes of the people object (generated rows, as
+ * records-query.bench.ts does).
  *
  * The service runs in a process of its own (bench/service-process.ts), as it is deployed: the bench's
  * client (building 1,000 operations, reading 1,000 records back) does not share its event loop.

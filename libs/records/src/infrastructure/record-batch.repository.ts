@@ -20,20 +20,24 @@ export interface UniqueClaim {
 }
 
 /**
+ * The workspace of a look-up of many keys, as a value the planner cannot see. Such look-ups probe
+ * the unique key once per key (`CROSS JOIN LATERAL (… LIMIT 1)`) instead of `workspace_id = $1 AND
+ * id = ANY ($2)`. The planner costs the latter from the workspace's share of the table in its
+ * statistics, and a workspace growing faster than autovacuum re-analyses (a bulk import into a new
+ * workspace: 100,000 people in a minute) looks a few hundred rows big, or one: the look-up became a
+ * scan of all the workspace's rows, growing with every batch (bench/RESULTS.md, issue 30: 17 → 131
+ * ms per 1,000 ids over an import of 100,000), and a probe bounded by `workspace_id = $1` alone
+ * looked as cheap as one by the whole key. A value the planner cannot see is estimated at the
+ * table's average share per workspace, never one row, so the whole unique key (one row) always
+ * wins; and a probe per key leaves it no join to choose (test/e2e/records-batch-plans).
+ */
+const UNSEEN_WORKSPACE = '(SELECT $1::uuid)';
+
+/**
  * The set-based statements of a batch of record writes: each takes every item of the batch at
  * once as arrays (`unnest`), so a batch of 1,000 creates costs a handful of statements, not
- * 1,000 times a dozen. Scoped by workspace_id first, as `RecordRepository`.
- *
- * Look-ups of many keys probe the unique key once per key (`CROSS JOIN LATERAL (… LIMIT 1)`),
- * with the workspace given as `(SELECT $1::uuid)`, instead of `workspace_id = $1 AND id = ANY ($2)`.
- * The planner costs the latter from the workspace's share of the table in its statistics, and a
- * workspace growing faster than autovacuum re-analyses (a bulk import into a new workspace: 100,000
- * people in a minute) looks a few hundred rows big, or one: the look-up became a scan of all the
- * workspace's rows, growing with every batch (bench/RESULTS.md, issue 30: 17 → 131 ms per 1,000
- * ids over an import of 100,000), and a probe bounded by `workspace_id = $1` alone looked as cheap
- * as one by the whole key. A value the planner cannot see is estimated at the table's average
- * share per workspace, never one row, so the whole unique key (one row) always wins; and a probe
- * per key leaves it no join to choose (test/e2e/records-batch-plans).
+ * 1,000 times a dozen. Scoped by workspace_id first, as `RecordRepository`; look-ups of many keys
+ * as `UNSEEN_WORKSPACE` says.
  */
 @Injectable()
 export class RecordBatchRepository {
@@ -45,7 +49,7 @@ export class RecordBatchRepository {
     if (recordIds.length === 0) return found;
     const rows = await this.transactions.query<{ id: string; container_id: string }>(
       `SELECT r.id, r.container_id FROM unnest($2::uuid[]) AS k(id)
-         CROSS JOIN LATERAL (SELECT id, container_id FROM records WHERE workspace_id = (SELECT $1::uuid) AND id = k.id LIMIT 1) r`,
+         CROSS JOIN LATERAL (SELECT id, container_id FROM records WHERE workspace_id = ${UNSEEN_WORKSPACE} AND id = k.id LIMIT 1) r`,
       [workspaceId, [...found.keys()]],
     );
     for (const row of rows) found.set(row.id, row.container_id);
@@ -69,7 +73,7 @@ export class RecordBatchRepository {
       `SELECT u.attribute_id, u.value_key, u.record_id
          FROM unnest($2::uuid[], $3::text[]) AS c(attribute_id, value_key)
          CROSS JOIN LATERAL (SELECT attribute_id, value_key, record_id FROM unique_values
-                              WHERE workspace_id = (SELECT $1::uuid) AND attribute_id = c.attribute_id AND value_key = c.value_key LIMIT 1) u`,
+                              WHERE workspace_id = ${UNSEEN_WORKSPACE} AND attribute_id = c.attribute_id AND value_key = c.value_key LIMIT 1) u`,
       [workspaceId, claims.map((c) => c.attributeId), claims.map((c) => c.key)],
     );
     return rows.map((row) => ({ attributeId: row.attribute_id, key: row.value_key, recordId: row.record_id }));
@@ -81,7 +85,7 @@ export class RecordBatchRepository {
     const rows = await this.transactions.query<{ id: string; container_id: string }>(
       // The nested loop takes the ids in order, so the locks are taken in id order.
       `SELECT r.id, r.container_id FROM (SELECT DISTINCT id FROM unnest($2::uuid[]) AS k(id) ORDER BY id) k
-         CROSS JOIN LATERAL (SELECT id, container_id FROM records WHERE workspace_id = (SELECT $1::uuid) AND id = k.id LIMIT 1 FOR UPDATE) r`,
+         CROSS JOIN LATERAL (SELECT id, container_id FROM records WHERE workspace_id = ${UNSEEN_WORKSPACE} AND id = k.id LIMIT 1 FOR UPDATE) r`,
       [workspaceId, recordIds],
     );
     return new Map(rows.map((row) => [row.id, row.container_id]));
@@ -92,10 +96,10 @@ export class RecordBatchRepository {
    * order of their ids) and their unique claims, in one statement. A claim another transaction made
    * meanwhile fails it with a unique violation of `unique_values_pkey` (a plain INSERT: ON
    * CONFLICT's speculative insertion costs ~40 % more per claim, for a race that is rare), which the
-   * caller's savepoint undoes. Also answers the new records and their values as `findRecordsByIds` and `currentValuesForRead`
-   * read them back, built from the rows given and the transaction's time and actor as PostgreSQL
-   * spells them (no RETURNING of thousands of rows to aggregate, send and parse): values in the
-   * order given, which keeps each record's values of one attribute in id order.
+   * caller's savepoint undoes. Also answers the new records and their values as `findRecordsByIds`
+   * and `currentValuesForRead` read them back, built from the rows given and the transaction's time
+   * and actor as PostgreSQL spells them (no RETURNING of thousands of rows to aggregate, send and
+   * parse): values in the order given, which keeps each record's values of one attribute in id order.
    */
   async insertRecords(
     workspaceId: string,
@@ -181,7 +185,7 @@ export class RecordBatchRepository {
    * linked records first (`lockRecords`); building the statement before that keeps the work in
    * Node out of the time the locks are held. The bumps find their rows by a probe of the key and
    * update them by their tuple id, which stays the row's own because the row is locked: a
-   * join on `workspace_id = $1` would be planned from the workspace's statistics (see above).
+   * join on `workspace_id = $1` would be planned from the workspace's statistics (`UNSEEN_WORKSPACE`).
    */
   linkStatement(workspaceId: string, actor: Actor, values: readonly NewValueRow[], bumps: ReadonlyMap<string, number>, events: readonly DomainEvent[]): PreparedStatement {
     const params: unknown[] = [
@@ -204,7 +208,7 @@ export class RecordBatchRepository {
        bumped AS (
          UPDATE records r SET version = r.version + b.n, updated_at = now()
            FROM (SELECT k.id, k.n, found.ctid AS tid FROM unnest($7::uuid[], $8::int[]) AS k(id, n)
-                   CROSS JOIN LATERAL (SELECT ctid FROM records WHERE workspace_id = (SELECT $1::uuid) AND id = k.id LIMIT 1) found) b
+                   CROSS JOIN LATERAL (SELECT ctid FROM records WHERE workspace_id = ${UNSEEN_WORKSPACE} AND id = k.id LIMIT 1) found) b
           WHERE r.ctid = b.tid AND r.id = b.id)${recorded}
        SELECT ${events.length > 0 ? OUTBOX_NOTIFY : '1'}`,
       params,

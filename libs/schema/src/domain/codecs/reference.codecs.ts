@@ -72,7 +72,10 @@ export const recordReferenceCodec: ValueCodec = {
     const resolved = await lookups.resolveRecordReference(attribute, raw);
     // Ids as PostgreSQL prints them: a link given in capitals is the same link (one key), and its
     // mirrored events name the record as every read does.
-    return resolved.recordIds.map((recordId) => recordId.toLowerCase()).map((id) => ({ key: id, ref: id, refType: resolved.targetObjectId }));
+    return resolved.recordIds.map((recordId) => {
+      const id = recordId.toLowerCase();
+      return { key: id, ref: id, refType: resolved.targetObjectId };
+    });
   },
   read: (row, _attribute, context) => ({ target_object: context.objectSlug(row.refType!) ?? row.refType, target_record_id: row.ref }),
 };
