@@ -6,15 +6,19 @@
  * tables (records, record_values, unique_values; 1,000 rows per statement, no events, no mirrored
  * side), the physical limit: run with as many transactions in flight as the import has requests,
  * interleaved with the import in BENCH_ROUNDS rounds (5), and once one at a time (the baseline of the
- * sessions before 2026-11-28 evening, which flattered the ratio). Then a record query filtered and
+ * sessions before 2026-11-28 evening, which flattered the ratio). A second bare baseline writes every
+ * row the import leaves (also the companies' mirrored links and version bumps, the two events and
+ * the two audit entries per person, each the cheapest way): what PostgreSQL alone needs for the
+ * import's data, which says how much of the import's time is the service. Then a record query filtered and
  * sorted on `updated_at` timed at growing sizes of the people object (generated rows, as
  * records-query.bench.ts does).
  *
  * The service runs in a process of its own (bench/service-process.ts), as it is deployed: the bench's
  * client (building 1,000 operations, reading 1,000 records back) does not share its event loop.
  * BENCH_IN_PROCESS=1 serves the imports from the bench's own process instead (the earlier set-up).
- * The CPU time the service process and PostgreSQL's processes spend during the batch import is
- * printed per 1,000 records, to say which of them limits it. BENCH_CPU_PROF=<dir> profiles the service;
+ * The CPU time the service process, PostgreSQL's processes and the bench's own process (the client
+ * and the audit sealer) spend during the batch import is printed per 1,000 records, to say which of
+ * them limits it. BENCH_CPU_PROF=<dir> profiles the service;
  * BENCH_PG_STATEMENTS=1 prints the import's top statements (pg_stat_statements); BENCH_PG_SETTINGS='{"shared_buffers":"1GB"}'
  * passes settings to the embedded cluster (a 1 GB shared_buffers moved the import by ~4 %, within the noise).
  *
@@ -155,7 +159,23 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
     });
     await untilSealed();
   };
-  const bareRound = (prefix: string, inFlight: number) => (from: number, to: number) =>
+  // What the import leaves beyond the people's own rows, for the second bare baseline: the company's
+  // mirrored `team` link, its version bump, the two events and the two audit entries per person, the
+  // audit entries shaped as the import's (its actor, read back from the first import round).
+  const companiesObject = await containers.objectWithAttributes(workspaceId, 'companies');
+  const teamId = companiesObject.attributes.find((a) => a.slug === 'team')!.id;
+  await pool.query('CREATE SEQUENCE IF NOT EXISTS bench_audit_numbers START 1000000000000');
+  let auditActor: string | null = null;
+  const importedAuditActor = async () =>
+    (auditActor ??= JSON.stringify((await pool.query<{ actor: unknown }>('SELECT actor FROM audit_log WHERE workspace_id = $1 LIMIT 1', [workspaceId])).rows[0]?.actor ?? { type: 'api-token' }));
+  /**
+   * The bare multi-row INSERT of a chunk's people rows (records, email and name values, company
+   * references, email claims), in one transaction; with `everyRow`, also every other row the import
+   * leaves for them, each written the cheapest way: the companies (locked in id order first, as the
+   * import locks them), their mirrored links and version bumps, the outbox events and the audit
+   * entries straight into `audit_log` with their chain fields (no pending table, no sealer, no hashing).
+   */
+  const bareRound = (prefix: string, inFlight: number, everyRow = false) => (from: number, to: number) =>
     inChunks(from, to, inFlight, async (a, b) => {
       const client = await pool.connect();
       try {
@@ -184,6 +204,42 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
           `INSERT INTO unique_values (workspace_id, attribute_id, value_key, record_id) SELECT $1::uuid, $2::uuid, '${prefix}' || i || '@import.example', md5('${prefix}' || i)::uuid FROM generate_series($3::int, $4::int - 1) i`,
           [workspaceId, attr('email_addresses'), a, b],
         );
+        if (everyRow) {
+          const company = `($4::uuid[])[1 + i % array_length($4::uuid[], 1)]`;
+          const chunk = `generate_series($2::int, $3::int - 1) i`;
+          await client.query(
+            `SELECT 1 FROM records WHERE workspace_id = $1::uuid AND id IN (SELECT DISTINCT ${company} FROM ${chunk}) ORDER BY id FOR UPDATE`,
+            [workspaceId, a, b, companies],
+          );
+          await client.query(
+            `INSERT INTO record_values (workspace_id, record_id, attribute_id, active_from, created_by, value_ref, value_ref_type)
+             SELECT $1::uuid, ${company}, $5::uuid, now(), $6::jsonb, md5('${prefix}' || i)::uuid, $7 FROM ${chunk}`,
+            [workspaceId, a, b, companies, teamId, actor, people.container.id],
+          );
+          await client.query(
+            `UPDATE records r SET version = r.version + c.n, updated_at = now()
+               FROM (SELECT ${company} AS id, count(*) AS n FROM ${chunk} GROUP BY 1) c WHERE r.workspace_id = $1::uuid AND r.id = c.id`,
+            [workspaceId, a, b, companies],
+          );
+          await client.query(
+            `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor)
+             SELECT $1::uuid, e.type, e.id, $6::jsonb FROM ${chunk}
+               CROSS JOIN LATERAL (VALUES
+                 ('record.updated', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $7::uuid, 'record_id', ${company}, 'attribute_id', $5::uuid)),
+                 ('record.created', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $8::uuid, 'record_id', md5('${prefix}' || i)::uuid))) AS e(type, id)`,
+            [workspaceId, a, b, companies, teamId, actor, companiesId, people.container.id],
+          );
+          await client.query(
+            `INSERT INTO audit_log (entry_no, workspace_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, content_hash, seq, prev_hash, hash)
+             SELECT n.no, $1::uuid, md5('${prefix}' || n.no)::uuid, now(), $6::jsonb, $6::jsonb ->> 'id', 'bare', n.action, 'record', n.target ->> 'record_id', n.target,
+                    md5(n.action || n.no) || md5(n.no::text), n.no, md5(n.no::text) || md5(n.action), md5(n.no || n.action) || md5(n.action || n.no)
+               FROM (SELECT nextval('bench_audit_numbers') AS no, e.action, e.target FROM ${chunk}
+                       CROSS JOIN LATERAL (VALUES
+                         ('record.updated', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $7::uuid, 'record_id', ${company}, 'attribute_id', $5::uuid)),
+                         ('record.created', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $8::uuid, 'record_id', md5('${prefix}' || i)::uuid))) AS e(action, target)) n`,
+            [workspaceId, a, b, companies, teamId, await importedAuditActor(), companiesId, people.container.id],
+          );
+        }
         await client.query('COMMIT');
       } finally {
         client.release();
@@ -191,37 +247,55 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
     });
   /** Runs `work` and answers its wall seconds and the CPU seconds the service process and PostgreSQL spent meanwhile. */
   const measured = async (work: () => Promise<void>) => {
-    const before = { service: cpuSeconds(served.pid), postgres: pgCpu.read(), at: performance.now() };
+    const before = { service: cpuSeconds(served.pid), postgres: pgCpu.read(), client: cpuSeconds(process.pid), at: performance.now() };
     await work();
-    return { seconds: (performance.now() - before.at) / 1000, service: cpuSeconds(served.pid) - before.service, postgres: pgCpu.read() - before.postgres };
+    return {
+      seconds: (performance.now() - before.at) / 1000,
+      service: cpuSeconds(served.pid) - before.service,
+      postgres: pgCpu.read() - before.postgres,
+      client: cpuSeconds(process.pid) - before.client,
+    };
   };
   type Measure = Awaited<ReturnType<typeof measured>>;
-  const rounds: Array<{ batch: Measure; bare: Measure }> = [];
+  type Round = { batch: Measure; bare: Measure; everyRow: Measure };
+  const rounds: Round[] = [];
   const perRound = Math.ceil(PEOPLE / ROUNDS);
   for (let round = 0, from = 0; from < PEOPLE; round++, from += perRound) {
     const to = Math.min(PEOPLE, from + perRound);
     const batch = () => measured(() => importRound(from, to));
     const bare = () => measured(() => bareRound('bare-', CONCURRENCY)(from, to));
-    const result = round % 2 === 0 ? { batch: await batch(), bare: await bare() } : { bare: await bare(), batch: await batch() };
+    const everyRow = () => measured(() => bareRound('every-', CONCURRENCY, true)(from, to));
+    const result: Round =
+      round % 2 === 0
+        ? { batch: await batch(), bare: await bare(), everyRow: await everyRow() }
+        : { everyRow: await everyRow(), bare: await bare(), batch: await batch() };
     rounds.push(result);
-    out(`round ${round + 1}: ${to - from} people; batch asserts ${((to - from) / result.batch.seconds).toFixed(0)}/s, bare INSERT ${((to - from) / result.bare.seconds).toFixed(0)}/s, ratio ${(result.bare.seconds / result.batch.seconds).toFixed(2)}`);
+    const rate = (m: Measure) => ((to - from) / m.seconds).toFixed(0);
+    out(
+      `round ${round + 1}: ${to - from} people; batch asserts ${rate(result.batch)}/s, bare INSERT ${rate(result.bare)}/s (ratio ${(result.bare.seconds / result.batch.seconds).toFixed(2)}), ` +
+        `bare INSERT of every row ${rate(result.everyRow)}/s (ratio ${(result.everyRow.seconds / result.batch.seconds).toFixed(2)})`,
+    );
   }
   clearInterval(sampler);
-  const total = (pick: (round: { batch: Measure; bare: Measure }) => number) => rounds.reduce((sum, round) => sum + pick(round), 0);
+  const total = (pick: (round: Round) => number) => rounds.reduce((sum, round) => sum + pick(round), 0);
   const batchSeconds = total((r) => r.batch.seconds);
   const batchRate = PEOPLE / batchSeconds;
   const bareRate = PEOPLE / total((r) => r.bare.seconds);
+  const everyRowRate = PEOPLE / total((r) => r.everyRow.seconds);
   const roundRatios = rounds.map((r) => r.bare.seconds / r.batch.seconds).sort((a, b) => a - b);
+  const everyRowRatios = rounds.map((r) => r.everyRow.seconds / r.batch.seconds).sort((a, b) => a - b);
   const medianRatio = roundRatios[Math.floor(roundRatios.length / 2)];
   const perThousand = (seconds: number) => ((seconds / PEOPLE) * 1000 * 1000).toFixed(0);
-  const cpu = { service: total((r) => r.batch.service), postgres: total((r) => r.batch.postgres) };
+  const cpu = { service: total((r) => r.batch.service), postgres: total((r) => r.batch.postgres), client: total((r) => r.batch.client) };
   out(`batch asserts: ${PEOPLE} in ${batchSeconds.toFixed(1)} s, ${batchRate.toFixed(0)} records/s (${refused} refused)`);
   out(
     `CPU during the batch import, per 1,000 records: service process ${perThousand(cpu.service)} ms${service ? '' : ' (with the bench client in it)'}, ` +
-      `postgres ${perThousand(cpu.postgres)} ms; wall ${perThousand(batchSeconds)} ms`,
+      `postgres ${perThousand(cpu.postgres)} ms, the bench process (client and sealer) ${perThousand(cpu.client)} ms; wall ${perThousand(batchSeconds)} ms`,
   );
   out(`bare INSERT (${CONCURRENCY} in flight): ${bareRate.toFixed(0)} records/s; postgres CPU per 1,000 records ${perThousand(total((r) => r.bare.postgres))} ms`);
   out(`batch / bare: ${(batchRate / bareRate).toFixed(2)} over all rounds; per round ${roundRatios.map((r) => r.toFixed(2)).join(', ')} (median ${medianRatio.toFixed(2)})`);
+  out(`bare INSERT of every row the import leaves (${CONCURRENCY} in flight): ${everyRowRate.toFixed(0)} records/s; postgres CPU per 1,000 records ${perThousand(total((r) => r.everyRow.postgres))} ms`);
+  out(`batch / bare of every row: ${(batchRate / everyRowRate).toFixed(2)} over all rounds; per round ${everyRowRatios.map((r) => r.toFixed(2)).join(', ')}`);
 
   if (PG_STATEMENTS) {
     const top = await pool.query<{ ms: string; calls: string; rows: string; query: string }>(
@@ -290,7 +364,9 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
       '(`PUT …/records?matching_attribute=email_addresses`, rate extrapolated), and a bare multi-row INSERT of the same rows into the same tables, ' +
       `interleaved with the import in ${rounds.length} rounds (alternating which goes first; an import round ends when its audit entries are sealed).`,
     '',
-    `CPU per 1,000 records during the import: the service process ${perThousand(cpu.service)} ms, PostgreSQL ${perThousand(cpu.postgres)} ms (wall ${perThousand(batchSeconds)} ms, 2 cores).`,
+    `CPU per 1,000 records during the import: the service process ${perThousand(cpu.service)} ms, PostgreSQL ${perThousand(cpu.postgres)} ms, ` +
+      `the bench process (the client and the audit sealer) ${perThousand(cpu.client)} ms (wall ${perThousand(batchSeconds)} ms, 2 cores). ` +
+      `The bare INSERT of every row: PostgreSQL ${perThousand(total((r) => r.everyRow.postgres))} ms.`,
     '',
     '| path | records/s | ratio |',
     '|---|---|---|',
@@ -298,6 +374,7 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
     `| sequential single asserts | ${singleRate.toFixed(0)} | batch / single = **${(batchRate / singleRate).toFixed(1)}×** |`,
     `| bare multi-row INSERT, ${CONCURRENCY} in flight (the physical limit) | ${bareRate.toFixed(0)} | batch / bare = **${(batchRate / bareRate).toFixed(2)}** (per round ${roundRatios.map((r) => r.toFixed(2)).join(', ')}) |`,
     `| bare multi-row INSERT, 1 in flight (${perRound} rows) | ${bareSequentialRate.toFixed(0)} | batch / bare = ${(batchRate / bareSequentialRate).toFixed(2)} |`,
+    `| bare multi-row INSERT of every row the import leaves (+ mirrored links, company bumps, events, audit entries), ${CONCURRENCY} in flight | ${everyRowRate.toFixed(0)} | batch / every row = ${(batchRate / everyRowRate).toFixed(2)} (per round ${everyRowRatios.map((r) => r.toFixed(2)).join(', ')}) |`,
     '',
     '`updated_at` filter + sort (`$gte`/`$lt` over ten minutes, ascending, limit 100) as the people object grows:',
     '',
