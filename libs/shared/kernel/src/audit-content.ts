@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The content of an audit entry that its own hash covers: what the writer inserts (shared
@@ -46,25 +46,29 @@ export function canonicalJson(value: unknown): string {
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  // The one-shot form: no Hash object per entry (every audit entry is hashed on the write path).
+  return hash('sha256', text, 'hex');
 }
 
-/** SHA-256 (hex) of an entry's canonical content: its fields in a fixed order, the time in UTC to the millisecond. */
-export function auditContentHash(entry: AuditContent): string {
+/** The canonical JSON of an entry's object fields (`canonicalJson` of each), for a writer that has them already. */
+export interface AuditContentTexts {
+  readonly actor: string;
+  readonly target: string;
+  readonly changes: string;
+}
+
+/**
+ * SHA-256 (hex) of an entry's canonical content: its fields in a fixed order, the time in UTC to the
+ * millisecond, as `canonicalJson` writes the array of them. `texts` are the object fields' canonical
+ * JSON when the caller has them: a writer stores those very texts, and a statement's entries share
+ * their actor's.
+ */
+export function auditContentHash(entry: AuditContent, texts?: AuditContentTexts): string {
+  const text = (value: string | null | undefined) => JSON.stringify(value ?? null);
+  const { actor, target, changes } = texts ?? { actor: canonicalJson(entry.actor), target: canonicalJson(entry.target), changes: canonicalJson(entry.changes ?? null) };
   return sha256(
-    canonicalJson([
-      entry.workspaceId,
-      entry.id,
-      entry.occurredAt.toISOString(),
-      entry.actor,
-      entry.actorId,
-      entry.requestId,
-      entry.action,
-      entry.targetKind,
-      entry.targetId,
-      entry.target,
-      entry.changes ?? null,
-    ]),
+    `[${text(entry.workspaceId)},${text(entry.id)},${text(entry.occurredAt.toISOString())},${actor},${text(entry.actorId)},${text(entry.requestId)},` +
+      `${text(entry.action)},${text(entry.targetKind)},${text(entry.targetId)},${target},${changes}]`,
   );
 }
 

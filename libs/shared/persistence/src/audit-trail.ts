@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { auditContentHash, type DomainEvent } from '@workbase/shared/kernel';
+import { auditContentHash, canonicalJson, type DomainEvent } from '@workbase/shared/kernel';
 import { currentRequestContext } from './request-context';
 import { TransactionRunner } from './transaction-runner';
 import { unnestRows } from './unnest-rows';
@@ -55,7 +55,8 @@ export interface AuditEntry {
   readonly targetKind: string;
   readonly targetId: string;
   readonly target?: Readonly<Record<string, unknown>>;
-  readonly actor: Readonly<Record<string, unknown>>;
+  /** The event's actor object itself (entries of one actor share it, and its texts are written once). */
+  readonly actor: object;
   readonly changes?: AuditChanges | null;
 }
 
@@ -67,7 +68,7 @@ export function auditEntriesOf(events: readonly DomainEvent[]): AuditEntry[] {
     targetKind: auditTargetKind(event.eventType),
     targetId: auditTargetId(event.eventType, event.id as Readonly<Record<string, unknown>>),
     target: event.id as Readonly<Record<string, unknown>>,
-    actor: { ...event.actor },
+    actor: event.actor,
     changes: (event as { auditChanges?: AuditChanges }).auditChanges ?? null,
   }));
 }
@@ -82,8 +83,15 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
   const detail = request?.actor ?? {};
   // One clock reading per statement: its entries happened at once.
   const occurredAt = new Date();
+  // A statement's entries mostly share one actor (a batch's): its texts are written once. The
+  // target and changes are stored as the canonical JSON their hash covers (jsonb reorders keys anyway).
+  let shared: { of: AuditEntry['actor']; actor: Record<string, unknown>; json: string; canonical: string } | null = null;
   const rows = entries.map((entry) => {
-    const actor = { ...entry.actor, ...detail };
+    if (shared?.of !== entry.actor) {
+      const actor: Record<string, unknown> = { ...entry.actor, ...detail };
+      shared = { of: entry.actor, actor, json: JSON.stringify(actor), canonical: canonicalJson(actor) };
+    }
+    const { actor } = shared;
     const content = {
       workspaceId: entry.workspaceId,
       id: randomUUID(),
@@ -97,19 +105,20 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
       target: entry.target ?? {},
       changes: entry.changes ?? null,
     };
+    const texts = { actor: shared.canonical, target: canonicalJson(content.target), changes: canonicalJson(content.changes) };
     return [
       content.workspaceId,
       content.id,
       occurredAt,
-      JSON.stringify(actor),
+      shared.json,
       content.actorId,
       requestId,
       content.action,
       content.targetKind,
       content.targetId,
-      JSON.stringify(content.target),
-      content.changes === null ? null : JSON.stringify(content.changes),
-      auditContentHash(content),
+      texts.target,
+      content.changes === null ? null : texts.changes,
+      auditContentHash(content, texts),
     ];
   });
   const columns = 'workspace_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash';

@@ -54,6 +54,15 @@ export function outboxInsert(events: readonly DomainEvent[], params: unknown[]):
   return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`;
 }
 
+/** The events' actors as JSON, each distinct actor object written once (a batch's events share one). */
+function actorTexts(events: readonly DomainEvent[]): string[] {
+  let last: { of: DomainEvent['actor']; json: string } | null = null;
+  return events.map((event) => {
+    if (last?.of !== event.actor) last = { of: event.actor, json: JSON.stringify(event.actor) };
+    return last.json;
+  });
+}
+
 /** From this many events on, `record` binds them as arrays. */
 const MANY_EVENTS = 50;
 
@@ -64,7 +73,7 @@ export function outboxInsertMany(events: readonly DomainEvent[], params: unknown
       { type: 'uuid', values: events.map((event) => event.workspaceId) },
       { type: 'text', values: events.map((event) => event.eventType) },
       { type: 'jsonb', values: events.map((event) => JSON.stringify(event.id)) },
-      { type: 'jsonb', values: events.map((event) => JSON.stringify(event.actor)) },
+      { type: 'jsonb', values: actorTexts(events) },
       { type: 'jsonb', values: events.map((event) => JSON.stringify(event.payload ?? {})) },
     ],
     params,
