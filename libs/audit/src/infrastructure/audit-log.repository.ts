@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { COMMIT_HORIZON, TransactionRunner } from '@workbase/shared/persistence';
+import { arrayLiteral, COMMIT_HORIZON, TransactionRunner } from '@workbase/shared/persistence';
 import type { ChainLink, EntryToSeal, Seal, StoredEntry } from '../domain/audit-chain';
 import type { AuditEntryView, AuditFilter, AuditPosition } from '../domain/audit-entry';
 
@@ -182,7 +182,7 @@ export class AuditLogRepository {
        INSERT INTO audit_log (entry_no, workspace_id, tx_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash, seq, prev_hash, hash)
        SELECT entry_no, workspace_id, tx_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, changes, content_hash, seq, prev_hash, hash
          FROM moved ORDER BY workspace_id, seq`,
-      [seals.map((s) => s.txId), seals.map((s) => s.entryNo), seals.map((s) => s.seq), seals.map((s) => s.prevHash), seals.map((s) => s.hash)],
+      [seals.map((s) => s.txId), seals.map((s) => s.entryNo), seals.map((s) => s.seq), seals.map((s) => s.prevHash), seals.map((s) => s.hash)].map(arrayLiteral),
     );
     const workspaces = [...heads.keys()];
     await this.transactions.query(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, DomainEvent } from '@workbase/shared/kernel';
-import { OUTBOX_NOTIFY, recordedEvents, TransactionRunner } from '@workbase/shared/persistence';
+import { arrayLiteral, OUTBOX_NOTIFY, recordedEvents, TransactionRunner } from '@workbase/shared/persistence';
 import type { StoredValue } from '@workbase/schema';
 import { type RecordRow, toRecord, type ValueRowWithRecord } from './record.repository';
 import { asJsonb, isoNanos } from './sql';
@@ -131,20 +131,22 @@ export class RecordBatchRepository {
         workspaceId,
         containerId,
         JSON.stringify(actor),
-        recordIds,
-        values.map((row) => row.recordId),
-        values.map((row) => row.attributeId),
-        column((v) => v.text),
-        column((v) => v.number),
-        column((v) => v.bool),
-        column((v) => v.date),
-        column((v) => v.timestamp),
-        column((v) => v.ref),
-        column((v) => v.refType),
-        json,
-        claims.map((c) => c.attributeId),
-        claims.map((c) => c.key),
-        claims.map((c) => c.recordId),
+        ...[
+          recordIds,
+          values.map((row) => row.recordId),
+          values.map((row) => row.attributeId),
+          column((v) => v.text),
+          column((v) => v.number),
+          column((v) => v.bool),
+          column((v) => v.date),
+          column((v) => v.timestamp),
+          column((v) => v.ref),
+          column((v) => v.refType),
+          json,
+          claims.map((c) => c.attributeId),
+          claims.map((c) => c.key),
+          claims.map((c) => c.recordId),
+        ].map(arrayLiteral),
       ],
     );
     const records = recordIds.map((id) =>
@@ -191,12 +193,14 @@ export class RecordBatchRepository {
     const params: unknown[] = [
       workspaceId,
       JSON.stringify(actor),
-      values.map((row) => row.recordId),
-      values.map((row) => row.attributeId),
-      values.map((row) => row.value.ref ?? null),
-      values.map((row) => row.value.refType ?? null),
-      [...bumps.keys()],
-      [...bumps.values()],
+      ...[
+        values.map((row) => row.recordId),
+        values.map((row) => row.attributeId),
+        values.map((row) => row.value.ref ?? null),
+        values.map((row) => row.value.refType ?? null),
+        [...bumps.keys()],
+        [...bumps.values()],
+      ].map(arrayLiteral),
     ];
     const recorded = events.length > 0 ? `, ${recordedEvents(events, params)}` : '';
     return {

@@ -9,6 +9,7 @@ export * from './notification-listener';
 export * from './cache-invalidations';
 export * from './change-aware-cache';
 export * from './sql-rows';
+export * from './array-literal';
 export * from './unnest-rows';
 export * from './pg-errors';
 export * from './unique-violation';

@@ -1,3 +1,5 @@
+import { arrayLiteral } from './array-literal';
+
 /** One column of the rows an `unnestRows` SELECT produces: its SQL type, and its value in each row. */
 export interface UnnestColumn {
   readonly type: string;
@@ -9,7 +11,8 @@ export interface UnnestColumn {
  * INSERT in the order given, its parameters appended to `params`. Each column is one array
  * parameter, so the statement's parameter count does not grow with its rows (PostgreSQL takes at
  * most 65,535); a column whose rows all hold the same value (a batch's workspace, actor, time) is
- * bound once, as a scalar, so it is neither serialized nor parsed once per row. jsonb travels as
+ * bound once, as a scalar, so it is neither serialized nor parsed once per row; an array goes as
+ * its literal's text (`arrayLiteral`). jsonb travels as
  * text and is cast per row, or once when constant. The columns must all hold as many values,
  * at least one.
  */
@@ -26,7 +29,7 @@ export function unnestRows(columns: readonly UnnestColumn[], params: unknown[]):
       params.push(rows > 0 ? values[0] : null);
       return `$${params.length}::${text}${type === 'jsonb' ? '::jsonb' : ''}`;
     }
-    params.push(values);
+    params.push(arrayLiteral(values));
     arrays.push(`$${params.length}::${text}[]`);
     names.push(`c${column}`);
     return `e.c${column}${type === 'jsonb' ? '::jsonb' : ''}`;
