@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { auditContentHash, canonicalJson, type DomainEvent } from '@workbase/shared/kernel';
+import { rememberLast } from './per-object';
 import { currentRequestContext } from './request-context';
 import { TransactionRunner } from './transaction-runner';
 import { unnestRows } from './unnest-rows';
@@ -83,14 +84,12 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
   const detail = request?.actor ?? {};
   // One clock reading per statement: its entries happened at once.
   const occurredAt = new Date();
-  // A statement's entries mostly share one actor (a batch's): its texts are written once. The
-  // target and changes are stored as the canonical JSON their hash covers (jsonb reorders keys anyway).
-  let shared: { of: AuditEntry['actor']; actor: Record<string, unknown>; json: string; canonical: string } | null = null;
+  const actorTexts = rememberLast((of: object) => {
+    const actor: Record<string, unknown> = { ...of, ...detail };
+    return { actor, json: JSON.stringify(actor), canonical: canonicalJson(actor) };
+  });
   const rows = entries.map((entry) => {
-    if (shared?.of !== entry.actor) {
-      const actor: Record<string, unknown> = { ...entry.actor, ...detail };
-      shared = { of: entry.actor, actor, json: JSON.stringify(actor), canonical: canonicalJson(actor) };
-    }
+    const shared = actorTexts(entry.actor);
     const { actor } = shared;
     const content = {
       workspaceId: entry.workspaceId,
@@ -105,6 +104,7 @@ export function auditInsert(entries: readonly AuditEntry[], params: unknown[]): 
       target: entry.target ?? {},
       changes: entry.changes ?? null,
     };
+    // The target and changes are stored as the canonical JSON their hash covers (jsonb reorders keys anyway).
     const texts = { actor: shared.canonical, target: canonicalJson(content.target), changes: canonicalJson(content.changes) };
     return [
       content.workspaceId,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@workbase/shared/kernel';
 import { auditEntriesOf, auditInsert } from './audit-trail';
+import { rememberLast } from './per-object';
 import { TransactionRunner } from './transaction-runner';
 import { unnestRows } from './unnest-rows';
 
@@ -54,26 +55,18 @@ export function outboxInsert(events: readonly DomainEvent[], params: unknown[]):
   return `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor, payload) VALUES ${rows.join(', ')}`;
 }
 
-/** The events' actors as JSON, each distinct actor object written once (a batch's events share one). */
-function actorTexts(events: readonly DomainEvent[]): string[] {
-  let last: { of: DomainEvent['actor']; json: string } | null = null;
-  return events.map((event) => {
-    if (last?.of !== event.actor) last = { of: event.actor, json: JSON.stringify(event.actor) };
-    return last.json;
-  });
-}
-
 /** From this many events on, `record` binds them as arrays. */
 const MANY_EVENTS = 50;
 
 /** `outboxInsert` with the events bound as arrays (`unnestRows`), inserted in the order given (the outbox's id order). */
 export function outboxInsertMany(events: readonly DomainEvent[], params: unknown[]): string {
+  const actorJson = rememberLast((actor: object) => JSON.stringify(actor));
   const rows = unnestRows(
     [
       { type: 'uuid', values: events.map((event) => event.workspaceId) },
       { type: 'text', values: events.map((event) => event.eventType) },
       { type: 'jsonb', values: events.map((event) => JSON.stringify(event.id)) },
-      { type: 'jsonb', values: actorTexts(events) },
+      { type: 'jsonb', values: events.map((event) => actorJson(event.actor)) },
       { type: 'jsonb', values: events.map((event) => JSON.stringify(event.payload ?? {})) },
     ],
     params,

@@ -12,9 +12,8 @@ export interface UnnestColumn {
  * parameter, so the statement's parameter count does not grow with its rows (PostgreSQL takes at
  * most 65,535); a column whose rows all hold the same value (a batch's workspace, actor, time) is
  * bound once, as a scalar, so it is neither serialized nor parsed once per row; an array goes as
- * its literal's text (`arrayLiteral`). jsonb travels as
- * text and is cast per row, or once when constant. The columns must all hold as many values,
- * at least one.
+ * its literal's text (`arrayLiteral`). jsonb travels as text and is cast per row, or once when
+ * constant. The columns must all hold as many values, at least one.
  */
 export function unnestRows(columns: readonly UnnestColumn[], params: unknown[]): string {
   const rows = columns[0].values.length;
