@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { TransactionRunner } from '@workbase/shared/persistence';
 import { generatePeople, prepareDataset } from '../../bench/records-dataset';
+import { bearer } from '../support/requests';
 import { startTestApp, type TestApp, type TestWorkspace } from '../support/test-app';
 
 /**
@@ -27,12 +28,12 @@ describe('batch writes into a workspace that outgrew its statistics', () => {
     // An established workspace, large, and the newcomer, small, when the statistics are taken.
     const established = await t.createWorkspace('plans-established');
     const call = (token: string) => async (method: string, route: string, body?: unknown) =>
-      (await t.http()[method.toLowerCase() as 'post'](route).set({ Authorization: `Bearer ${token}` }).send(body as object).expect(200)).body as unknown;
+      (await t.http()[method.toLowerCase() as 'post'](route).set(bearer(token)).send(body as object).expect(200)).body as unknown;
     const big = await prepareDataset(t.app, pg, established.workspaceId, call(established.token));
     await generatePeople(pg, established.workspaceId, big.peopleId, big.companiesId, big.ids, 0, 20_000);
     newcomer = await t.createWorkspace('plans-newcomer');
     const createCompanies = async (count: number) => {
-      const created = await t.http().post('/v2/objects/companies/records/batch').set({ Authorization: `Bearer ${newcomer.token}` })
+      const created = await t.http().post('/v2/objects/companies/records/batch').set(bearer(newcomer.token))
         .send({ operations: Array.from({ length: count }, (_, i) => ({ op: 'create', data: { values: { name: `Company ${companies.length + i}` } } })) }).expect(200);
       companies.push(...(created.body.data as Array<{ data: { id: { record_id: string } } }>).map((item) => item.data.id.record_id));
     };
@@ -102,7 +103,7 @@ describe('batch writes into a workspace that outgrew its statistics', () => {
         matching_attribute: 'email_addresses',
         data: { values: { email_addresses: [`import-${i}@plans.example`], name: `Imported ${i}`, company: [{ target_object: 'companies', target_record_id: companies[i % companies.length] }] } },
       }));
-      const res = await t.http().post('/v2/objects/people/records/batch').set({ Authorization: `Bearer ${newcomer.token}` }).send({ operations }).expect(200);
+      const res = await t.http().post('/v2/objects/people/records/batch').set(bearer(newcomer.token)).send({ operations }).expect(200);
       expect((res.body.data as Array<{ status: number }>).map((item) => item.status)).toEqual(operations.map(() => 200));
     });
     // The look-ups, the lock, the insert and the link statement at least.
