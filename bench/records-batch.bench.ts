@@ -131,7 +131,8 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
   const containers = bench.app.get(ContainerResolver);
   const people = await containers.objectWithAttributes(workspaceId, 'people');
   const attr = (slug: string) => people.attributes.find((a) => a.slug === slug)!.id;
-  const companiesId = (await containers.object(workspaceId, 'companies')).id;
+  const companiesObject = await containers.objectWithAttributes(workspaceId, 'companies');
+  const companiesId = companiesObject.container.id;
   const actor = JSON.stringify({ type: 'system', id: null });
 
   let refused = 0;
@@ -162,7 +163,6 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
   // What the import leaves beyond the people's own rows, for the second bare baseline: the company's
   // mirrored `team` link, its version bump, the two events and the two audit entries per person, the
   // audit entries shaped as the import's (its actor, read back from the first import round).
-  const companiesObject = await containers.objectWithAttributes(workspaceId, 'companies');
   const teamId = companiesObject.attributes.find((a) => a.slug === 'team')!.id;
   await pool.query('CREATE SEQUENCE IF NOT EXISTS bench_audit_numbers START 1000000000000');
   let auditActor: string | null = null;
@@ -207,6 +207,10 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
         if (everyRow) {
           const company = `($4::uuid[])[1 + i % array_length($4::uuid[], 1)]`;
           const chunk = `generate_series($2::int, $3::int - 1) i`;
+          // Each person's two events (and audit entries): the company's update, the person's creation.
+          const events = `CROSS JOIN LATERAL (VALUES
+                 ('record.updated', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $7::uuid, 'record_id', ${company}, 'attribute_id', $5::uuid)),
+                 ('record.created', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $8::uuid, 'record_id', md5('${prefix}' || i)::uuid))) AS e(type, id)`;
           await client.query(
             `SELECT 1 FROM records WHERE workspace_id = $1::uuid AND id IN (SELECT DISTINCT ${company} FROM ${chunk}) ORDER BY id FOR UPDATE`,
             [workspaceId, a, b, companies],
@@ -223,20 +227,14 @@ runBench({ database: 'workbase_bench_records_batch', poolSize: 4, settings: { ..
           );
           await client.query(
             `INSERT INTO event_outbox (workspace_id, event_type, entity_id, actor)
-             SELECT $1::uuid, e.type, e.id, $6::jsonb FROM ${chunk}
-               CROSS JOIN LATERAL (VALUES
-                 ('record.updated', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $7::uuid, 'record_id', ${company}, 'attribute_id', $5::uuid)),
-                 ('record.created', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $8::uuid, 'record_id', md5('${prefix}' || i)::uuid))) AS e(type, id)`,
+             SELECT $1::uuid, e.type, e.id, $6::jsonb FROM ${chunk} ${events}`,
             [workspaceId, a, b, companies, teamId, actor, companiesId, people.container.id],
           );
           await client.query(
             `INSERT INTO audit_log (entry_no, workspace_id, id, occurred_at, actor, actor_id, request_id, action, target_kind, target_id, target, content_hash, seq, prev_hash, hash)
              SELECT n.no, $1::uuid, md5('${prefix}' || n.no)::uuid, now(), $6::jsonb, $6::jsonb ->> 'id', 'bare', n.action, 'record', n.target ->> 'record_id', n.target,
                     md5(n.action || n.no) || md5(n.no::text), n.no, md5(n.no::text) || md5(n.action), md5(n.no || n.action) || md5(n.action || n.no)
-               FROM (SELECT nextval('bench_audit_numbers') AS no, e.action, e.target FROM ${chunk}
-                       CROSS JOIN LATERAL (VALUES
-                         ('record.updated', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $7::uuid, 'record_id', ${company}, 'attribute_id', $5::uuid)),
-                         ('record.created', jsonb_build_object('workspace_id', $1::uuid, 'object_id', $8::uuid, 'record_id', md5('${prefix}' || i)::uuid))) AS e(action, target)) n`,
+               FROM (SELECT nextval('bench_audit_numbers') AS no, e.type AS action, e.id AS target FROM ${chunk} ${events}) n`,
             [workspaceId, a, b, companies, teamId, await importedAuditActor(), companiesId, people.container.id],
           );
         }
